@@ -1,0 +1,6 @@
+"""Devices: the only layer that talks to a phone."""
+
+from androidrl.device.base import CommandResult, Device, input_text_commands, keycode
+from androidrl.device.virtual import VirtualDevice
+
+__all__ = ["CommandResult", "Device", "VirtualDevice", "input_text_commands", "keycode"]

@@ -1,0 +1,276 @@
+"""The Device interface: the only way androidrl talks to a phone.
+
+A device runs shell commands (:meth:`Device.execute`) and takes screenshots; everything
+else — screen size, UI dumps, taps, swipes, text and keys — is built here on Android's
+own shell tools (``wm``, ``uiautomator``, ``input``), so an action means the same on the
+virtual phone, an emulator and a real phone. Arguments are checked before anything is
+sent: a coordinate off the screen raises :class:`ValueError` and never reaches the phone,
+and typed text is quoted so that it is typed literally and can never run a command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+
+from androidrl.errors import DeviceBusyError, DeviceCommandError, DeviceError
+from androidrl.keycodes import KEYCODES
+
+#: Characters ``input text`` can type on stock Android (its virtual keyboard map).
+TYPABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+#: Friendly key names accepted by :meth:`Device.key`, besides Android's own ``KEYCODE_*`` names.
+KEY_ALIASES = {"backspace": "DEL", "delete": "DEL", "return": "ENTER", "recents": "APP_SWITCH", "esc": "ESCAPE"}
+_SIZE_RE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
+NOT_IDLE = "ERROR: could not get idle state."
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """Output and exit status of one shell command on a device."""
+
+    stdout: bytes
+    stderr: bytes
+    exit_code: int
+
+    @property
+    def text(self) -> str:
+        """Stdout decoded as UTF-8."""
+        return self.stdout.decode("utf-8", "replace")
+
+
+class Device(ABC):
+    """A phone: shell, screenshots and input, with checked arguments.
+
+    Subclasses implement :meth:`execute` and :meth:`screenshot` (and may override
+    :meth:`dump_ui` or the input methods with something faster that means the same).
+
+    Attributes:
+        serial: How the device is addressed (``emulator-5554``, ``127.0.0.1:6101``...).
+        timeout: Default timeout of one device call, in seconds.
+        ui_dump_retries: How often :meth:`dump_ui` retries a screen that is not idle.
+    """
+
+    serial: str = ""
+    timeout: float = 10.0
+    ui_dump_retries: int = 3
+
+    def __init__(self) -> None:
+        self._screen_size: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def connect(self) -> None:
+        """Make sure the device answers; idempotent. Constructors never connect."""
+
+    def close(self) -> None:
+        """Release connections; idempotent, and safe when never connected."""
+
+    def wait_ready(self, timeout: float = 60.0, poll: float = 0.1) -> None:
+        """Block until the device answers a shell command (e.g. after a reboot).
+
+        Raises:
+            DeviceError: Still not answering after ``timeout`` seconds (the last error).
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.connect()
+                self.execute("echo ready", timeout=min(self.timeout, max(0.1, deadline - time.monotonic())))
+                self._screen_size = None  # a reboot may come back with another size
+                return
+            except DeviceError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(poll)
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.serial!r})"
+
+    # ------------------------------------------------------------------ primitives
+
+    @abstractmethod
+    def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
+        """Run ``command`` with the device's shell and return its output and exit status.
+
+        Raises:
+            DeviceOfflineError: The device is offline or gone.
+            DeviceTimeoutError: No answer within ``timeout`` (default :attr:`timeout`).
+        """
+
+    @abstractmethod
+    def screenshot(self) -> np.ndarray:
+        """The screen as a ``(height, width, 3)`` uint8 RGB array (treat it as read-only)."""
+
+    def shell(self, command: str, *, timeout: float | None = None, check: bool = True) -> str:
+        """Run ``command`` and return its stdout as text.
+
+        Raises:
+            DeviceCommandError: The command exited non-zero (unless ``check=False``).
+        """
+        result = self.execute(command, timeout=timeout)
+        if check and result.exit_code != 0:
+            raise DeviceCommandError(
+                command, result.exit_code, result.text, result.stderr.decode("utf-8", "replace"), serial=self.serial
+            )
+        return result.text
+
+    # ------------------------------------------------------------------ screen
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """(width, height) in pixels from ``wm size``; an override size wins, as on screen."""
+        if self._screen_size is None:
+            self._screen_size = self.query_screen_size()
+        return self._screen_size
+
+    def query_screen_size(self) -> tuple[int, int]:
+        """Ask ``wm size`` now (uncached)."""
+        output = self.shell("wm size")
+        sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE_RE.findall(output)}
+        size = sizes.get("Override") or sizes.get("Physical")
+        if size is None:
+            raise DeviceError(f"cannot read the screen size from `wm size`: {output.strip()!r}", serial=self.serial)
+        return size
+
+    def dump_ui(self) -> str:
+        """The UI hierarchy XML of the window in front (``uiautomator dump``).
+
+        Retries a screen that is not idle :attr:`ui_dump_retries` times.
+
+        Raises:
+            DeviceBusyError: The screen never became idle.
+        """
+        for attempt in range(self.ui_dump_retries + 1):
+            xml = self._dump_ui_once()
+            if xml is not None:
+                return xml
+            if attempt < self.ui_dump_retries:
+                time.sleep(0.05 * (attempt + 1))
+        raise DeviceBusyError(
+            f"uiautomator dump: {NOT_IDLE} ({self.ui_dump_retries + 1} attempts); the screen keeps animating",
+            serial=self.serial,
+        )
+
+    def _dump_ui_once(self) -> str | None:
+        """One dump attempt: the XML, or None when the screen was not idle."""
+        path = "/data/local/tmp/androidrl_ui.xml"
+        output = self.shell(f"uiautomator dump {path} >/dev/null 2>&1; cat {path} && rm -f {path}", check=False)
+        if not output.startswith("<?xml"):
+            if NOT_IDLE in output or not output.strip():
+                return None
+            raise DeviceError(f"uiautomator dump failed: {output.strip()[:300]}", serial=self.serial)
+        return output
+
+    # ------------------------------------------------------------------ input
+
+    def check_point(self, x: float, y: float, what: str = "point") -> tuple[int, int]:
+        """``(x, y)`` as ints if on screen, else :class:`ValueError` naming the screen size."""
+        for v in (x, y):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{what} coordinates must be numbers, got ({x!r}, {y!r})")
+        width, height = self.screen_size
+        if not (0 <= x <= width - 1 and 0 <= y <= height - 1):
+            raise ValueError(
+                f"{what} ({x}, {y}) is outside the {width}x{height} screen of {self.serial or 'the device'}"
+                f" (x must be 0-{width - 1}, y 0-{height - 1})"
+            )
+        return int(round(x)), int(round(y))
+
+    @staticmethod
+    def _check_duration(duration_ms: int, what: str) -> int:
+        if isinstance(duration_ms, bool) or not isinstance(duration_ms, (int, np.integer)):
+            raise TypeError(f"{what} duration_ms must be an int, got {duration_ms!r}")
+        if not 0 < duration_ms <= 60_000:
+            raise ValueError(f"{what} duration_ms must be 1-60000, got {duration_ms}")
+        return int(duration_ms)
+
+    def tap(self, x: float, y: float) -> str:
+        """Tap at ``(x, y)`` pixels."""
+        px, py = self.check_point(x, y, "tap")
+        return self.shell(f"input tap {px} {py}")
+
+    def long_press(self, x: float, y: float, duration_ms: int = 500) -> str:
+        """Touch and hold ``(x, y)`` for ``duration_ms`` (Android's long-press timeout is 400 ms)."""
+        px, py = self.check_point(x, y, "long_press")
+        ms = self._check_duration(duration_ms, "long_press")
+        return self.shell(f"input swipe {px} {py} {px} {py} {ms}")
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> str:
+        """Drag from ``(x1, y1)`` to ``(x2, y2)`` over ``duration_ms``."""
+        ax, ay = self.check_point(x1, y1, "swipe start")
+        bx, by = self.check_point(x2, y2, "swipe end")
+        ms = self._check_duration(duration_ms, "swipe")
+        return self.shell(f"input swipe {ax} {ay} {bx} {by} {ms}")
+
+    def text(self, text: str) -> str:
+        """Type ``text`` into the focused field, literally.
+
+        Every printable ASCII character is typed as itself — quotes, ``; & | $ ` ( ) < > # %``
+        and spaces included. Android's ``input text`` cannot type other characters, so they
+        raise :class:`ValueError` before anything is sent; use :meth:`key` for Enter or Tab.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        return "".join(self.shell(cmd) for cmd in input_text_commands(text))
+
+    def key(self, key: str | int) -> str:
+        """Press a key: ``"back"``, ``"home"``, ``"enter"``, ``"del"``, ``"KEYCODE_TAB"``, or a key code."""
+        return self.shell(f"input keyevent {keycode(key)}")
+
+    def back(self) -> str:
+        """Press BACK."""
+        return self.key("back")
+
+    def home(self) -> str:
+        """Press HOME."""
+        return self.key("home")
+
+
+def keycode(key: str | int) -> int:
+    """The Android key code for a name (any case, with or without ``KEYCODE_``) or a code."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        if not 0 < int(key) < 400:
+            raise ValueError(f"key code must be 1-399, got {key}")
+        return int(key)
+    if not isinstance(key, str):
+        raise TypeError(f"key must be a name or an int key code, got {key!r}")
+    name = key.strip().upper()
+    name = name[len("KEYCODE_") :] if name.startswith("KEYCODE_") else name
+    name = KEY_ALIASES.get(name.lower(), name)
+    if name not in KEYCODES or name == "UNKNOWN":
+        raise ValueError(f"unknown key {key!r}; use a KEYCODE_* name such as 'back', 'home', 'enter' or an int")
+    return KEYCODES[name]
+
+
+def input_text_commands(text: str) -> list[str]:
+    """The ``input text`` commands that type ``text`` literally on stock Android.
+
+    Spaces become ``%s`` (which Android turns back into spaces); a literal ``%s`` in the
+    text is split across two commands so Android cannot turn it into a space; each
+    argument is single-quoted for the device shell.
+
+    Raises:
+        ValueError: ``text`` holds a character Android's ``input text`` cannot type.
+    """
+    for i, ch in enumerate(text):
+        if ch not in TYPABLE:
+            raise ValueError(
+                f"cannot type {ch!r} (U+{ord(ch):04X}) at index {i}: Android's `input text` types only "
+                "printable ASCII; send Enter/Tab with key()"
+            )
+    if not text:
+        return []
+    chunks = text.split("%s")
+    pieces = [("s" if i else "") + chunk + ("%" if i < len(chunks) - 1 else "") for i, chunk in enumerate(chunks)]
+    return [f"input text {shlex.quote(p.replace(' ', '%s'))}" for p in pieces if p]

@@ -1,0 +1,89 @@
+"""VirtualDevice: the Device interface over an in-process :class:`~androidrl.virtual.phone.VirtualPhone`.
+
+Shell commands go through the phone's shell exactly as they would over adb (so input is
+parsed, quoted and checked the same way); screenshots and UI dumps are read from the
+phone directly, without encoding.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+import numpy as np
+
+from androidrl.device.base import CommandResult, Device
+from androidrl.errors import DeviceOfflineError, DeviceTimeoutError
+from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
+
+_serials = itertools.count()
+
+
+class VirtualDevice(Device):
+    """A virtual phone in this process.
+
+    Args:
+        phone: An existing phone to drive; by default one is created on :meth:`connect`
+            from ``phone_kwargs`` (``width``, ``height``, ``density``, ``seed``...).
+        serial: The device's serial (default ``virtual-N``).
+        timeout: Default timeout of one call, in seconds.
+
+    Example:
+        >>> device = VirtualDevice(width=360, height=800, density=160)
+        >>> device.tap(180, 400)
+        ''
+    """
+
+    def __init__(
+        self,
+        phone: VirtualPhone | None = None,
+        *,
+        serial: str | None = None,
+        timeout: float = 10.0,
+        **phone_kwargs: Any,
+    ) -> None:
+        super().__init__()
+        if phone is not None and phone_kwargs:
+            raise TypeError("pass either a phone or phone settings, not both")
+        self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
+        self.timeout = timeout
+        self._phone = phone
+        self._phone_kwargs = {"serial": self.serial, **phone_kwargs}
+
+    @property
+    def phone(self) -> VirtualPhone:
+        """The phone (created on first use)."""
+        if self._phone is None:
+            self._phone = VirtualPhone(**self._phone_kwargs)
+        return self._phone
+
+    def connect(self) -> None:
+        """Create the phone if needed and check that it is online."""
+        self._online()
+
+    def _online(self) -> VirtualPhone:
+        phone = self.phone
+        if not phone.online:
+            raise DeviceOfflineError("the virtual phone is rebooting or powered off", serial=self.serial)
+        return phone
+
+    def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
+        """Run ``command`` with the phone's shell (``sleep`` and friends honour ``timeout``)."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        try:
+            result = self._online().shell(command, deadline=deadline)
+        except PhoneOfflineError as err:
+            raise DeviceOfflineError(str(err), serial=self.serial) from None
+        if time.monotonic() > deadline:
+            raise DeviceTimeoutError(f"`{command}` did not finish within {limit:g} s", serial=self.serial)
+        return CommandResult(result.stdout, result.stderr, result.exit_code)
+
+    def screenshot(self) -> np.ndarray:
+        """The phone's current frame (shared and read-only; it changes identity when the screen does)."""
+        return self._online().screenshot()
+
+    def _dump_ui_once(self) -> str | None:
+        phone = self._online()
+        return phone.dump_ui() if phone.idle else None

@@ -1,0 +1,378 @@
+"""AndroidEnv: a Gymnasium environment over any :class:`~androidrl.device.base.Device`.
+
+Observations are MetaGPT's ``{"screenshot": path, "xml": path}`` — files in a per-env
+directory that holds at most ``keep_files`` of each — and the last frame and XML stay in
+memory (:attr:`AndroidEnv.frame`, :attr:`AndroidEnv.xml`) for wrappers. Actions are
+:class:`~androidrl.spaces.EnvAction` objects or members of the Dict action space. A
+device fault during a step ends the episode with ``truncated=True`` and the reason in
+``info["device_error"]`` instead of raising.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from PIL import Image
+
+from androidrl.device.base import Device
+from androidrl.errors import DeviceError
+from androidrl.spaces import (
+    MAX_TEXT_LENGTH,
+    EnvAction,
+    EnvActionType,
+    EnvObsParams,
+    EnvObsType,
+    get_action_space,
+    get_observation_space,
+)
+from androidrl.tasks.base import IdleTask, Snapshot, Task
+
+#: MetaGPT's swipe: distance unit = width / 10, times 2 (medium) or 3 (long); vertical
+#: swipes go two units, horizontal ones one.
+_SWIPE_UNITS = {"up": (0, -2), "down": (0, 2), "left": (-1, 0), "right": (1, 0)}
+_SWIPE_SCALE = {"medium": 2, "long": 3}
+SWIPE_DURATION_MS = 400
+LONG_PRESS_MS = 500
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+class _FileRing:
+    """Observation files of one kind, written to ``keep`` rotating slots.
+
+    Content equal to the last file written reuses that file, so a screen that did not
+    change costs a comparison, not a PNG encode. Slots restart at every reset, which
+    makes the paths of a seeded episode repeat exactly.
+    """
+
+    def __init__(self, stem: str, suffix: str, keep: int) -> None:
+        self.stem, self.suffix, self.keep = stem, suffix, keep
+        self.restart()
+
+    def restart(self) -> None:
+        """Start again from slot 0 (each episode)."""
+        self._slot = 0
+        self._last: tuple[object, str] | None = None
+
+    def write(self, content: np.ndarray | str, directory: Path) -> str:
+        """Path of a file holding ``content``, writing one only if it differs from the last."""
+        if self._last is not None and _same(self._last[0], content):
+            return self._last[1]
+        path = directory / f"{self.stem}_{self._slot}{self.suffix}"
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            Image.fromarray(content).save(path, compress_level=1)
+        self._slot = (self._slot + 1) % self.keep
+        self._last = (content, str(path))
+        return str(path)
+
+
+def _same(a: object, b: object) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return isinstance(a, str) and a == b
+
+
+class AndroidEnv(gym.Env):
+    """A phone as a Gymnasium environment.
+
+    Args:
+        device: The phone to drive (never touched until :meth:`reset`).
+        task: Start state, reward and termination; default :class:`~androidrl.tasks.base.IdleTask`.
+        save_dir: Where observation files go; default a temporary directory removed on close.
+        dump_xml: Dump the UI XML every step (``obs["xml"]`` is "" when off).
+        keep_files: How many distinct screenshots (and XML dumps) stay on disk; an
+            unchanged screen reuses its file instead of writing it again.
+        screen_size: ``(width, height)`` of the screen, to build the action space without
+            asking the device; default: asked on first use of :attr:`action_space`.
+        max_steps: Truncate episodes after this many steps (default: the task's).
+        timings: Add per-step timings in ms as ``info["timings_ms"]``. Off by default:
+            they make step infos differ between otherwise identical runs.
+        render_mode: None or ``"rgb_array"`` (:meth:`render` returns the last frame).
+        reset_timeout: Seconds :meth:`reset` waits for an offline device to come back.
+
+    Example:
+        >>> env = AndroidEnv(VirtualDevice(width=360, height=800, density=160))
+        >>> obs, info = env.reset(seed=0)
+        >>> obs, reward, terminated, truncated, info = env.step(
+        ...     EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(180, 400)))
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        device: Device,
+        task: Task | None = None,
+        *,
+        save_dir: str | Path | None = None,
+        dump_xml: bool = True,
+        keep_files: int = 2,
+        screen_size: tuple[int, int] | None = None,
+        max_steps: int | None = None,
+        timings: bool = False,
+        render_mode: str | None = None,
+        reset_timeout: float = 60.0,
+    ) -> None:
+        if not isinstance(device, Device):
+            raise TypeError(f"device must be an androidrl Device, got {type(device).__name__}")
+        if task is not None and not isinstance(task, Task):
+            raise TypeError(f"task must be an androidrl Task, got {type(task).__name__}")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if isinstance(keep_files, bool) or not isinstance(keep_files, int) or keep_files < 1:
+            raise ValueError(f"keep_files must be a positive int, got {keep_files!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        self.device = device
+        self.task = task or IdleTask()
+        self.dump_xml = dump_xml
+        self.keep_files = keep_files
+        self.max_steps = max_steps if max_steps is not None else self.task.max_steps
+        self.timings = timings
+        self.render_mode = render_mode
+        self.reset_timeout = reset_timeout
+        self.observation_space = get_observation_space()
+        self._screen_size = tuple(screen_size) if screen_size is not None else None
+        self._action_space: gym.spaces.Dict | None = None
+        self._save_dir = Path(save_dir) if save_dir is not None else None
+        self._owns_dir = save_dir is None
+        if self._save_dir is not None:
+            self._check_dir_length(self._save_dir)
+        #: The last screenshot (RGB uint8, read-only) and UI XML (None when not dumped).
+        self.frame: np.ndarray | None = None
+        self.xml: str | None = None
+        self._obs: dict[str, str] | None = None
+        self._files = {
+            "screenshot": _FileRing("screenshot", ".png", keep_files),
+            "xml": _FileRing("xml", ".xml", keep_files),
+        }
+        self._episode_step = 0
+        self._set_up = False
+        self._needs_reset = True
+        self._closed = False
+
+    # ------------------------------------------------------------------ spaces
+
+    @property
+    def action_space(self) -> gym.spaces.Dict:
+        """The Dict action space for this screen (asks the device for its size if not given)."""
+        if self._action_space is None:
+            if self._screen_size is None:
+                self._screen_size = self.device.screen_size
+            self._action_space = get_action_space(self._screen_size)
+        return self._action_space
+
+    @action_space.setter
+    def action_space(self, space: gym.spaces.Space) -> None:
+        self._action_space = space
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """(width, height) the action space was built for."""
+        self.action_space  # noqa: B018  (builds it on first use)
+        return self._screen_size
+
+    # ------------------------------------------------------------------ gym API
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start an episode: wait for the device, run the task's reset steps, observe.
+
+        Raises:
+            DeviceError: The device stayed unreachable for ``reset_timeout`` seconds, or
+                a reset step failed.
+        """
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"AndroidEnv.reset takes no options, got {sorted(options)}")
+        self._check_open()
+        self.device.wait_ready(timeout=self.reset_timeout)
+        actual = self.device.query_screen_size()
+        if actual != self.screen_size:
+            raise DeviceError(
+                f"the screen is now {actual[0]}x{actual[1]} but this env's action space was built for "
+                f"{self.screen_size[0]}x{self.screen_size[1]}; make a new env (or reset the size with `wm size reset`)",
+                serial=self.device.serial,
+            )
+        if not self._set_up:
+            self.task.setup(self.device)
+            self._set_up = True
+        task_info = self.task.reset(self.device, self.np_random)
+        self._episode_step = 0
+        for ring in self._files.values():
+            ring.restart()
+        snapshot = Snapshot(self.device)
+        obs = self._observe(snapshot)
+        self._needs_reset = False
+        info = {"task": self.task.name, **task_info}
+        return obs, info
+
+    def step(self, action: EnvAction | dict[str, Any]):
+        """Perform ``action``, then observe and ask the task for reward and termination.
+
+        Raises:
+            ValueError: The action is invalid or off the screen (nothing is sent).
+            gymnasium.error.ResetNeeded: Called before :meth:`reset`.
+        """
+        if self._needs_reset:
+            raise gym.error.ResetNeeded("call reset() before step() (and after an episode ends)")
+        act = self._to_action(action)
+        start = time.perf_counter()
+        info: dict[str, Any] = {"res": "", "action_error": "", "device_error": ""}
+        try:
+            try:
+                info["res"] = self._perform(act)
+            except ValueError as err:  # text Android cannot type: a no-op, reported
+                info["action_error"] = str(err)
+            t_action = _ms(start)
+            snapshot = Snapshot(self.device)
+            t0 = time.perf_counter()
+            evaluation = self.task.evaluate(snapshot)
+            t_task = _ms(t0)
+            obs = self._observe(snapshot)
+        except DeviceError as err:
+            self._needs_reset = True
+            info["device_error"] = f"{type(err).__name__}: {err}"
+            info["episode_step"] = self._episode_step
+            return self._obs, 0.0, False, True, info
+        self._episode_step += 1
+        terminated = bool(evaluation.terminated)
+        truncated = not terminated and self.max_steps is not None and self._episode_step >= self.max_steps
+        self._needs_reset = terminated or truncated
+        info["episode_step"] = self._episode_step
+        info.update(evaluation.info)
+        if self.timings:
+            info["timings_ms"] = {"action": t_action, "task": t_task, **snapshot.timings_ms, "total": _ms(start)}
+        return obs, float(evaluation.reward), terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        """The last frame (``render_mode="rgb_array"``), or None."""
+        return self.frame if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        """Close the device connection and delete the temporary observation directory. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.device.close()
+        if self._owns_dir and self._save_dir is not None:
+            shutil.rmtree(self._save_dir, ignore_errors=True)
+
+    # ------------------------------------------------------------------ MetaGPT API
+
+    def observe(self, obs_params: EnvObsParams | None = None) -> dict[str, str] | Path:
+        """MetaGPT's partial observation: a screenshot or XML file, or (NONE) a fresh full observation.
+
+        GET_SCREENSHOT saves ``<local_save_dir>/<ss_name>.png``, GET_XML saves
+        ``<local_save_dir>/<xml_name>.xml``; both return the Path. ``local_save_dir``
+        defaults to the env's directory.
+        """
+        params = obs_params or EnvObsParams()
+        if params.obs_type == EnvObsType.NONE:
+            return self._observe(Snapshot(self.device))
+        directory = Path(params.local_save_dir) if params.local_save_dir else self._directory()
+        directory.mkdir(parents=True, exist_ok=True)
+        if params.obs_type == EnvObsType.GET_SCREENSHOT:
+            path = directory / f"{params.ss_name or 'screenshot'}.png"
+            Image.fromarray(self.device.screenshot()).save(path, compress_level=1)
+        else:
+            path = directory / f"{params.xml_name or 'xml'}.xml"
+            path.write_text(self.device.dump_ui(), encoding="utf-8")
+        return path
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise gym.error.ClosedEnvironmentError("this AndroidEnv is closed")
+
+    @staticmethod
+    def _check_dir_length(directory: Path) -> None:
+        longest = len(str(directory / "screenshot_00.png"))
+        if longest > MAX_TEXT_LENGTH:
+            raise ValueError(
+                f"save_dir is too long: observation paths must fit in {MAX_TEXT_LENGTH} characters, "
+                f"got {longest} for {str(directory)[:60]}..."
+            )
+
+    def _directory(self) -> Path:
+        if self._save_dir is None:
+            safe = "".join(c if c.isalnum() else "_" for c in self.device.serial)[:40]
+            self._save_dir = Path(tempfile.mkdtemp(prefix=f"androidrl-{safe}-"))
+            self._check_dir_length(self._save_dir)
+        self._save_dir.mkdir(parents=True, exist_ok=True)
+        return self._save_dir
+
+    def _observe(self, snapshot: Snapshot) -> dict[str, str]:
+        self.frame = snapshot.frame
+        t0 = time.perf_counter()
+        screenshot_path = self._files["screenshot"].write(self.frame, self._directory())
+        xml_path = self._files["xml"].write(snapshot.xml, self._directory()) if self.dump_xml else ""
+        snapshot.timings_ms["files"] = _ms(t0)
+        self.xml = snapshot.xml if snapshot.has_xml else None
+        self._obs = {"screenshot": screenshot_path, "xml": xml_path}
+        return dict(self._obs)
+
+    def _to_action(self, action: EnvAction | dict[str, Any]) -> EnvAction:
+        if isinstance(action, dict):
+            action = EnvAction(**action)
+        elif not isinstance(action, EnvAction):
+            raise TypeError(f"action must be an EnvAction or a dict of its fields, got {type(action).__name__}")
+        width, height = self.screen_size
+        kind = action.action_type
+        points = []
+        if kind in (
+            EnvActionType.SYSTEM_TAP,
+            EnvActionType.USER_LONGPRESS,
+            EnvActionType.USER_SWIPE,
+            EnvActionType.USER_SWIPE_TO,
+        ):
+            points.append(("coord", action.coord))
+        if kind == EnvActionType.USER_SWIPE_TO:
+            points.append(("tgt_coord", action.tgt_coord))
+        for name, (x, y) in points:
+            if x >= width or y >= height:
+                raise ValueError(
+                    f"{kind.name} {name} ({x}, {y}) is outside the {width}x{height} screen "
+                    f"(x must be 0-{width - 1}, y 0-{height - 1})"
+                )
+        return action
+
+    def _perform(self, action: EnvAction) -> str:
+        device, kind = self.device, action.action_type
+        x, y = (int(v) for v in action.coord)
+        if kind == EnvActionType.NONE:
+            return ""
+        if kind == EnvActionType.SYSTEM_BACK:
+            return device.back()
+        if kind == EnvActionType.SYSTEM_HOME:
+            return device.home()
+        if kind == EnvActionType.SYSTEM_ENTER:
+            return device.key("enter")
+        if kind == EnvActionType.SYSTEM_TAP:
+            return device.tap(x, y)
+        if kind == EnvActionType.USER_LONGPRESS:
+            return device.long_press(x, y, LONG_PRESS_MS)
+        if kind == EnvActionType.USER_INPUT:
+            return device.text(action.input_txt)
+        if kind == EnvActionType.USER_SWIPE:
+            width, height = self.screen_size
+            unit = int(width / 10) * _SWIPE_SCALE[action.dist]
+            dx, dy = _SWIPE_UNITS[action.orient]
+            # MetaGPT's end point may lie off screen; clamp it to the edge.
+            x2 = min(max(x + dx * unit, 0), width - 1)
+            y2 = min(max(y + dy * unit, 0), height - 1)
+            return device.swipe(x, y, x2, y2, SWIPE_DURATION_MS)
+        tx, ty = (int(v) for v in action.tgt_coord)
+        return device.swipe(x, y, tx, ty, SWIPE_DURATION_MS)

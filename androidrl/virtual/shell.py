@@ -1,0 +1,505 @@
+"""The virtual phone's ``/system/bin/sh``: enough of the POSIX shell language for adb clients.
+
+Supported: single and double quotes, backslash escapes, ``;`` ``&&`` ``||`` ``&`` and
+newlines between commands, pipes, redirections (``>``, ``>>``, ``<``, ``2>``, ``2>&1``,
+``>&2``), ``$?``, ``$VAR``/``${VAR}``, variable assignment, command substitution with
+``$(...)`` and backticks, word splitting of unquoted expansions, ``*``/``?`` globs and
+comments. Quoting works exactly as in a real shell: a client that quotes typed text
+correctly gets it literally, and one that does not gets a shell that really runs what
+the text says — on the virtual phone only, so tests can see it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from androidrl.virtual.phone import VirtualPhone
+
+MAX_SUBSTITUTION_DEPTH = 16
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
+_SPECIAL = set(" \t\n;&|<>'\"\\$`()")
+
+
+@dataclass
+class ShellResult:
+    """What a command line produced."""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    exit_code: int = 0
+
+
+class ShellSyntaxError(Exception):
+    """A command line the shell cannot parse."""
+
+
+class ShellExit(Exception):
+    """``exit N`` was run."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# A command: (shell, argv, stdin) -> (stdout, stderr, exit code)
+Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
+
+
+@dataclass
+class _Word:
+    """A word being built: parts of (text, splittable, globbable)."""
+
+    parts: list[tuple[str, bool, bool]]
+
+
+class Shell:
+    """One shell invocation (``sh -c LINE``) on a phone: its own cwd, variables and ``$?``."""
+
+    def __init__(
+        self,
+        phone: VirtualPhone,
+        cancel: threading.Event | None = None,
+        deadline: float | None = None,
+        depth: int = 0,
+    ) -> None:
+        from androidrl.virtual.commands import COMMANDS
+
+        self.phone = phone
+        self.commands: dict[str, Command] = COMMANDS
+        self.cancel = cancel or threading.Event()
+        self.deadline = deadline
+        self.depth = depth
+        self.cwd = "/"
+        self.status = 0
+        self.variables: dict[str, str] = {
+            "HOME": "/",
+            "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
+            "EXTERNAL_STORAGE": "/sdcard",
+            "ANDROID_DATA": "/data",
+            "ANDROID_ROOT": "/system",
+            "SHELL": "/system/bin/sh",
+            "USER": "shell",
+            "HOSTNAME": "localhost",
+            "TMPDIR": "/data/local/tmp",
+        }
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, line: str, stdin: bytes = b"") -> ShellResult:
+        """Run a whole command line and collect its output."""
+        out, err = bytearray(), bytearray()
+        try:
+            lists = _split_lists(line)
+        except ShellSyntaxError as exc:
+            return ShellResult(b"", f"/system/bin/sh: syntax error: {exc}\n".encode(), 2)
+        try:
+            for pipeline, connector_before in lists:
+                if connector_before == "&&" and self.status != 0:
+                    continue
+                if connector_before == "||" and self.status == 0:
+                    continue
+                self.status = self._run_pipeline(pipeline, stdin, out, err)
+                stdin = b""
+        except ShellExit as stop:
+            self.status = stop.code
+        except ShellSyntaxError as exc:
+            err += f"/system/bin/sh: syntax error: {exc}\n".encode()
+            self.status = 2
+        return ShellResult(bytes(out), bytes(err), self.status)
+
+    def _run_pipeline(self, pipeline: str, stdin: bytes, out: bytearray, err: bytearray) -> int:
+        stages = _split_pipes(pipeline)
+        data, status = stdin, 0
+        for i, stage in enumerate(stages):
+            last = i == len(stages) - 1
+            stage_out = bytearray()
+            status = self._run_simple(stage, data, stage_out, err)
+            if last:
+                out += stage_out
+            data = bytes(stage_out)
+        return status
+
+    def _run_simple(self, text: str, stdin: bytes, out: bytearray, err: bytearray) -> int:
+        argv, redirects = self.expand(text)
+        while argv and _ASSIGNMENT.fullmatch(argv[0]) and len(argv) >= 1:
+            name, value = _ASSIGNMENT.fullmatch(argv[0]).groups()
+            self.variables[name] = value
+            argv = argv[1:]
+        stdout_to, stderr_to, stderr_to_stdout = None, None, False
+        for fd, op, target in redirects:
+            if op == "<":
+                try:
+                    stdin = self.phone.fs.read(self.path(target))
+                except OSError as exc:
+                    err += f"/system/bin/sh: can't open '{target}': {exc.strerror}\n".encode()
+                    return 1
+            elif op == ">&":
+                if fd == 2 and target == "1":
+                    stderr_to_stdout = True
+            elif fd == 1:
+                stdout_to = (target, op == ">>")
+            elif fd == 2:
+                stderr_to = (target, op == ">>")
+        if not argv:
+            return self.status if not redirects else 0
+        name = argv[0]
+        if name.startswith(("/system/bin/", "/system/xbin/", "/vendor/bin/")):
+            name = posixpath.basename(name)
+        command = self.commands.get(name)
+        if command is None:
+            stdout, stderr, code = b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127
+        else:
+            stdout, stderr, code = command(self, argv, stdin)
+        if stderr_to_stdout and stderr_to is None:
+            stdout, stderr = stdout + stderr, b""
+        for stream, dest in ((stdout, stdout_to), (stderr, stderr_to)):
+            if dest is not None:
+                target, append = dest
+                try:
+                    self.phone.fs.write(self.path(target), stream, append=append)
+                except OSError as exc:
+                    err += f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode()
+                    return 1
+        if stdout_to is None:
+            out += stdout
+        if stderr_to is None:
+            err += stderr
+        return code
+
+    def substitute(self, command: str) -> str:
+        """Output of ``$(command)``, trailing newlines removed."""
+        if self.depth >= MAX_SUBSTITUTION_DEPTH:
+            raise ShellSyntaxError("command substitution nested too deeply")
+        inner = Shell(self.phone, self.cancel, self.deadline, self.depth + 1)
+        inner.cwd, inner.variables = self.cwd, dict(self.variables)
+        result = inner.run(command)
+        self.status = result.exit_code
+        return result.stdout.decode("utf-8", "replace").rstrip("\n")
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; True if cancelled or the deadline passed first."""
+        limit = seconds
+        if self.deadline is not None:
+            limit = min(limit, max(0.0, self.deadline - time.monotonic()))
+        return self.cancel.wait(limit) or limit < seconds
+
+    def path(self, path: str) -> str:
+        """``path`` made absolute against this shell's working directory."""
+        return self.phone.fs.normalize(path, self.cwd)
+
+    # ------------------------------------------------------------------ expansion
+
+    def expand(self, text: str) -> tuple[list[str], list[tuple[int, str, str]]]:
+        """Words and redirections of one simple command, with every expansion done."""
+        words: list[_Word] = []
+        redirects: list[tuple[int, str, str]] = []
+        current: _Word | None = None
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c in " \t\n":
+                if current is not None:
+                    words.append(current)
+                    current = None
+                i += 1
+                continue
+            if c == "#" and current is None:
+                break
+            redirect = _REDIRECT.match(text, i) if (current is None or c in "<>") else None
+            if redirect and (c in "<>" or current is None):
+                if current is not None:
+                    words.append(current)
+                    current = None
+                fd_text, op = redirect.group(1), redirect.group(2)
+                fd = int(fd_text) if fd_text else (0 if op == "<" else 1)
+                i = redirect.end()
+                if op in (">&", "<&"):
+                    target, i = _read_plain(text, i)
+                    redirects.append((fd, ">&", target))
+                    continue
+                if op == "&>":
+                    target_word, i = self._read_word(text, i)
+                    target = "".join(p[0] for p in target_word.parts)
+                    redirects += [(1, ">", target), (2, ">&", "1")]
+                    continue
+                target_word, i = self._read_word(text, i)
+                redirects.append((fd, op, "".join(p[0] for p in target_word.parts)))
+                continue
+            if current is None:
+                current = _Word([])
+            i = self._read_part(text, i, current)
+        if current is not None:
+            words.append(current)
+        argv: list[str] = []
+        for word in words:
+            argv.extend(self._fields(word))
+        return argv, redirects
+
+    def _read_word(self, text: str, i: int) -> tuple[_Word, int]:
+        while i < len(text) and text[i] in " \t":
+            i += 1
+        word = _Word([])
+        while i < len(text) and text[i] not in " \t\n<>":
+            i = self._read_part(text, i, word)
+        if not word.parts:
+            raise ShellSyntaxError("redirection without a file name")
+        return word, i
+
+    def _read_part(self, text: str, i: int, word: _Word) -> int:
+        """Read one piece of a word at ``text[i]`` into ``word``; return the next index."""
+        c = text[i]
+        if c == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("unterminated quoted string")
+            word.parts.append((text[i + 1 : end], False, False))
+            return end + 1
+        if c == '"':
+            value, end = self._double_quoted(text, i + 1)
+            word.parts.append((value, False, False))
+            return end
+        if c == "\\":
+            if i + 1 < len(text):
+                if text[i + 1] != "\n":
+                    word.parts.append((text[i + 1], False, False))
+                return i + 2
+            word.parts.append(("\\", False, False))
+            return i + 1
+        if c == "$":
+            value, end, expanded = self._dollar(text, i)
+            word.parts.append((value, expanded, False))
+            return end
+        if c == "`":
+            body, end = _backtick_body(text, i)
+            word.parts.append((self.substitute(body), True, False))
+            return end
+        j = i
+        while j < len(text) and text[j] not in _SPECIAL:
+            j += 1
+        if j == i:  # a lone operator character inside a word, e.g. "(": keep it literal
+            j = i + 1
+        word.parts.append((text[i:j], False, True))
+        return j
+
+    def _double_quoted(self, text: str, i: int) -> tuple[str, int]:
+        out: list[str] = []
+        while i < len(text):
+            c = text[i]
+            if c == '"':
+                return "".join(out), i + 1
+            if c == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
+                if text[i + 1] != "\n":
+                    out.append(text[i + 1])
+                i += 2
+            elif c == "$":
+                value, i, _ = self._dollar(text, i)
+                out.append(value)
+            elif c == "`":
+                body, i = _backtick_body(text, i)
+                out.append(self.substitute(body))
+            else:
+                out.append(c)
+                i += 1
+        raise ShellSyntaxError("unterminated quoted string")
+
+    def _dollar(self, text: str, i: int) -> tuple[str, int, bool]:
+        """Expand ``$...`` at ``text[i]``: (value, next index, whether anything was expanded)."""
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if nxt == "(":
+            body, end = _paren_body(text, i + 1)
+            return self.substitute(body), end, True
+        if nxt == "?":
+            return str(self.status), i + 2, True
+        if nxt == "$":
+            return "1234", i + 2, True
+        if nxt == "{":
+            end = text.find("}", i + 2)
+            if end < 0:
+                raise ShellSyntaxError("missing '}'")
+            return self.variables.get(text[i + 2 : end], ""), end + 1, True
+        match = _NAME.match(text, i + 1)
+        if match:
+            return self.variables.get(match.group(), ""), match.end(), True
+        return "$", i + 1, False
+
+    def _fields(self, word: _Word) -> list[str]:
+        """Split unquoted expansions on whitespace, then expand globs."""
+        fields: list[list[tuple[str, bool]]] = [[]]
+        quoted_or_literal = False
+        for text, splittable, globbable in word.parts:
+            if not splittable:
+                fields[-1].append((text, globbable))
+                quoted_or_literal = True
+                continue
+            pieces = re.split(r"[ \t\n]+", text)
+            for k, piece in enumerate(pieces):
+                if k:
+                    fields.append([])
+                if piece:
+                    fields[-1].append((piece, False))
+        result: list[str] = []
+        for field in fields:
+            if not field:
+                continue
+            value = "".join(t for t, _ in field)
+            if any(g and any(ch in t for ch in "*?[") for t, g in field):
+                result.extend(self._glob(field) or [value])
+            else:
+                result.append(value)
+        if not result and quoted_or_literal:
+            result.append("")
+        return result
+
+    def _glob(self, field: list[tuple[str, bool]]) -> list[str]:
+        pattern = "".join(t if g else re.sub(r"([*?\[])", r"[\1]", t) for t, g in field)
+        directory, name = posixpath.split(pattern)
+        absolute = self.path(directory or ".")
+        if any(ch in directory for ch in "*?[") or not self.phone.fs.is_dir(absolute):
+            return []
+        names = [
+            n
+            for n in self.phone.fs.listdir(absolute)
+            if fnmatch.fnmatchcase(n, name) and (name.startswith(".") or not n.startswith("."))
+        ]
+        return [posixpath.join(directory, n) if directory else n for n in sorted(names)]
+
+
+_REDIRECT = re.compile(r"([0-9]?)(>>|>&|<&|&>|>|<)")
+
+
+def _read_plain(text: str, i: int) -> tuple[str, int]:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    j = i
+    while j < len(text) and text[j] not in " \t\n;&|<>":
+        j += 1
+    return text[i:j], j
+
+
+def _skip_quoted(text: str, i: int) -> int:
+    """Index just past the quoted string, substitution or escape starting at ``text[i]``."""
+    c = text[i]
+    if c == "\\":
+        return i + 2
+    if c == "'":
+        end = text.find("'", i + 1)
+        if end < 0:
+            raise ShellSyntaxError("unterminated quoted string")
+        return end + 1
+    if c == '"':
+        j = i + 1
+        while j < len(text) and text[j] != '"':
+            if text[j] == "\\":
+                j += 2
+            elif text.startswith("$(", j):
+                j = _paren_body(text, j + 1)[1]
+            elif text[j] == "`":
+                j = _backtick_body(text, j)[1]
+            else:
+                j += 1
+        if j >= len(text):
+            raise ShellSyntaxError("unterminated quoted string")
+        return j + 1
+    if c == "`":
+        return _backtick_body(text, i)[1]
+    if text.startswith("$(", i):
+        return _paren_body(text, i + 1)[1]
+    return i + 1
+
+
+def _paren_body(text: str, i: int) -> tuple[str, int]:
+    """Body of the parenthesised group opening at ``text[i] == '('``, and the index after it."""
+    depth, j = 0, i
+    while j < len(text):
+        c = text[j]
+        if c == "(":
+            depth += 1
+            j += 1
+        elif c == ")":
+            depth -= 1
+            j += 1
+            if depth == 0:
+                return text[i + 1 : j - 1], j
+        elif c in "'\"\\`":
+            j = _skip_quoted(text, j)
+        else:
+            j += 1
+    raise ShellSyntaxError("missing ')'")
+
+
+def _backtick_body(text: str, i: int) -> tuple[str, int]:
+    j = i + 1
+    body: list[str] = []
+    while j < len(text):
+        if text[j] == "\\" and j + 1 < len(text) and text[j + 1] in "`\\$":
+            body.append(text[j + 1])
+            j += 2
+        elif text[j] == "`":
+            return "".join(body), j + 1
+        else:
+            body.append(text[j])
+            j += 1
+    raise ShellSyntaxError("unterminated `")
+
+
+def _split_lists(line: str) -> list[tuple[str, str | None]]:
+    """Split a line into pipelines and the connector (``;``, ``&&``, ``||``) before each."""
+    result: list[tuple[str, str | None]] = []
+    start, i, connector = 0, 0, None
+    while i < len(line):
+        c = line[i]
+        if c in "'\"\\`" or line.startswith("$(", i):
+            i = _skip_quoted(line, i)
+            continue
+        if c == "#" and (i == 0 or line[i - 1] in " \t\n;&|"):
+            end = line.find("\n", i)
+            line = line[:i] + (line[end:] if end >= 0 else "")
+            continue
+        op = None
+        if line.startswith("&&", i) or line.startswith("||", i):
+            op = line[i : i + 2]
+        elif c in ";\n" or (c == "&" and not line.startswith("&>", i) and (i == 0 or line[i - 1] not in "<>")):
+            op = c
+        if op is None:
+            i += 1
+            continue
+        part = line[start:i].strip()
+        if part:
+            result.append((part, connector))
+        elif op in ("&&", "||") or (op in ";&" and result == [] and line[:i].strip() == ""):
+            raise ShellSyntaxError(f"unexpected '{op}'")
+        connector = op if op in ("&&", "||") else None
+        i += len(op)
+        start = i
+    tail = line[start:].strip()
+    if tail:
+        result.append((tail, connector))
+    elif connector in ("&&", "||"):
+        raise ShellSyntaxError(f"unexpected end of line after '{connector}'")
+    return result
+
+
+def _split_pipes(pipeline: str) -> list[str]:
+    stages, start, i = [], 0, 0
+    while i < len(pipeline):
+        c = pipeline[i]
+        if c in "'\"\\`" or pipeline.startswith("$(", i):
+            i = _skip_quoted(pipeline, i)
+            continue
+        if c == "|":
+            stages.append(pipeline[start:i])
+            start = i + 1
+        i += 1
+    stages.append(pipeline[start:])
+    if any(not s.strip() for s in stages):
+        raise ShellSyntaxError("unexpected '|'")
+    return stages

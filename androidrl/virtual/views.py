@@ -1,0 +1,318 @@
+"""The virtual phone's view tree: Android widget look-alikes with layout and hit testing.
+
+Sizes are in dp (density-independent pixels) and become pixels in :meth:`View.layout`,
+as on Android. A view carries the attributes ``uiautomator dump`` reports (class,
+resource-id, text, content-desc and the boolean flags) plus drawing style and the
+callbacks that make it interactive. Activities rebuild their tree from their own state
+after every event, so views hold no state of their own beyond the current frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels (right/bottom exclusive)
+Color = tuple[int, int, int]
+MATCH = -1  # width/height: fill the parent
+WRAP = -2  # height: fit the content
+
+# A small Material palette shared by the apps and the renderer.
+WHITE: Color = (255, 255, 255)
+SURFACE: Color = (248, 249, 250)
+TEXT: Color = (32, 33, 36)
+TEXT_SECONDARY: Color = (95, 99, 104)
+PRIMARY: Color = (26, 115, 232)
+DIVIDER: Color = (218, 220, 224)
+HINT: Color = (154, 160, 166)
+
+
+@dataclass(eq=False)
+class View:
+    """A node of the view tree (``android.view.View``).
+
+    Attributes mirror the uiautomator node attributes; ``on_click``/``on_long_click`` make
+    a view interactive; ``width``/``height`` are dp, :data:`MATCH` or :data:`WRAP`.
+    """
+
+    cls: str = "android.view.View"
+    resource_id: str = ""
+    text: str = ""
+    content_desc: str = ""
+    hint: str = ""
+    children: list[View] = field(default_factory=list)
+    width: float = MATCH
+    height: float = WRAP
+    weight: float = 0.0  # share of the leftover space in a LinearLayout
+    x: float = 0.0  # dp offset inside a FrameLayout
+    y: float = 0.0
+    padding: float = 0.0
+    background: Color | None = None
+    corner: float = 0.0  # dp radius of the background
+    text_size: float = 14.0  # sp
+    text_color: Color = TEXT
+    bold: bool = False
+    gravity: str = "start"  # text alignment: start, center
+    clickable: bool = False
+    long_clickable: bool = False
+    checkable: bool = False
+    checked: bool = False
+    focusable: bool = False
+    focused: bool = False
+    scrollable: bool = False
+    enabled: bool = True
+    selected: bool = False
+    password: bool = False
+    on_click: Callable[[], None] | None = None
+    on_long_click: Callable[[], None] | None = None
+    on_text: Callable[[str], None] | None = None  # typed text, while focused
+    on_key: Callable[[int], bool] | None = None  # key events, while focused; True if used
+    # Set by layout: the view's box and the part of it that is on screen.
+    bounds: Box = (0, 0, 0, 0)
+    visible: Box = (0, 0, 0, 0)
+
+    def walk(self) -> Iterator[View]:
+        """This view and all its descendants, depth first, in drawing order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    # ------------------------------------------------------------------ layout
+
+    def measure_height(self, width_px: int, scale: float) -> int:
+        """Height in pixels this view wants when given ``width_px``."""
+        if self.height >= 0:
+            return round(self.height * scale)
+        return self.content_height(width_px, scale) + round(2 * self.padding * scale)
+
+    def content_height(self, width_px: int, scale: float) -> int:
+        """Height of the view's own content (text line or children), without padding."""
+        line = round(self.text_size * scale * 1.4) if (self.text or self.hint) else 0
+        return line
+
+    def layout(self, box: Box, clip: Box, scale: float) -> None:
+        """Place this view in ``box``; ``clip`` is the visible region of the parent."""
+        self.bounds = box
+        self.visible = _intersect(box, clip)
+
+    def is_shown(self) -> bool:
+        """Whether any part of the view is on screen."""
+        left, top, right, bottom = self.visible
+        return right > left and bottom > top
+
+
+class TextView(View):
+    """``android.widget.TextView``."""
+
+    def __init__(self, text: str = "", **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.TextView")
+        super().__init__(text=text, **kwargs)
+
+
+class Button(View):
+    """``android.widget.Button``: a clickable, focusable, rounded label."""
+
+    def __init__(self, text: str = "", **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.Button")
+        kwargs.setdefault("clickable", True)
+        kwargs.setdefault("focusable", True)
+        kwargs.setdefault("background", PRIMARY)
+        kwargs.setdefault("text_color", WHITE)
+        kwargs.setdefault("corner", 20.0)
+        kwargs.setdefault("gravity", "center")
+        kwargs.setdefault("height", 48.0)
+        kwargs.setdefault("bold", True)
+        super().__init__(text=text, **kwargs)
+
+
+class EditText(View):
+    """``android.widget.EditText``: typed text goes here while it is focused."""
+
+    def __init__(self, text: str = "", **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.EditText")
+        kwargs.setdefault("clickable", True)
+        kwargs.setdefault("focusable", True)
+        kwargs.setdefault("long_clickable", True)
+        kwargs.setdefault("height", 56.0)
+        kwargs.setdefault("text_size", 16.0)
+        super().__init__(text=text, **kwargs)
+
+
+class Switch(View):
+    """``android.widget.Switch``: a checkable toggle drawn as track and thumb."""
+
+    def __init__(self, checked: bool = False, **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.Switch")
+        kwargs.setdefault("checkable", True)
+        kwargs.setdefault("focusable", True)
+        kwargs.setdefault("width", 52.0)
+        kwargs.setdefault("height", 32.0)
+        super().__init__(checked=checked, **kwargs)
+
+
+class ImageView(View):
+    """``android.widget.ImageView``: an icon, drawn as a coloured disc with a glyph."""
+
+    def __init__(self, glyph: str = "", color: Color = PRIMARY, glyph_color: Color = WHITE, **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.ImageView")
+        super().__init__(**kwargs)
+        self.glyph = glyph
+        self.color = color
+        self.glyph_color = glyph_color
+
+
+class AppIcon(View):
+    """A launcher shortcut: icon above label, reported as Launcher3's clickable TextView."""
+
+    def __init__(self, label: str, glyph: str, color: Color, **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.TextView")
+        kwargs.setdefault("clickable", True)
+        kwargs.setdefault("long_clickable", True)
+        kwargs.setdefault("focusable", True)
+        kwargs.setdefault("height", 92.0)
+        kwargs.setdefault("text_size", 12.0)
+        super().__init__(text=label, content_desc=label, **kwargs)
+        self.glyph = glyph
+        self.color = color
+
+
+class LinearLayout(View):
+    """``android.widget.LinearLayout``: children in a column (or a row)."""
+
+    def __init__(self, children: list[View] | None = None, vertical: bool = True, **kwargs):
+        kwargs.setdefault("cls", "android.widget.LinearLayout")
+        super().__init__(children=list(children or []), **kwargs)
+        self.vertical = vertical
+
+    def content_height(self, width_px: int, scale: float) -> int:
+        inner = width_px - round(2 * self.padding * scale)
+        if self.vertical:
+            return sum(c.measure_height(inner, scale) for c in self.children if c.weight == 0)
+        widths = self._child_widths(inner, scale)
+        return max((c.measure_height(w, scale) for c, w in zip(self.children, widths)), default=0)
+
+    def _child_widths(self, inner: int, scale: float) -> list[int]:
+        fixed = [round(c.width * scale) if c.width >= 0 else 0 for c in self.children]
+        weights = [c.weight or (1.0 if c.width == MATCH else 0.0) for c in self.children]
+        spare = max(0, inner - sum(fixed))
+        total = sum(weights) or 1.0
+        return [f + round(spare * w / total) for f, w in zip(fixed, weights)]
+
+    def layout(self, box: Box, clip: Box, scale: float) -> None:
+        super().layout(box, clip, scale)
+        pad = round(self.padding * scale)
+        left, top, right, bottom = box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad
+        inner = right - left
+        if self.vertical:
+            heights = [c.measure_height(inner, scale) for c in self.children]
+            spare = max(0, (bottom - top) - sum(h for c, h in zip(self.children, heights) if not c.weight))
+            weight_total = sum(c.weight for c in self.children) or 1.0
+            y = top
+            for child, h in zip(self.children, heights):
+                if child.weight:
+                    h = round(spare * child.weight / weight_total)
+                cw = inner if child.width < 0 else min(inner, round(child.width * scale))
+                x = left + (inner - cw) // 2  # fixed-width children sit centred
+                child.layout((x, y, x + cw, y + h), self.visible, scale)
+                y += h
+        else:
+            x = left
+            for child, w in zip(self.children, self._child_widths(inner, scale)):
+                h = child.measure_height(w, scale) if child.height != MATCH else bottom - top
+                h = min(h, bottom - top)
+                y = top + (bottom - top - h) // 2  # rows centre their children vertically
+                child.layout((x, y, x + w, y + h), self.visible, scale)
+                x += w
+
+
+class FrameLayout(View):
+    """``android.widget.FrameLayout``: children fill it, or sit at their ``x``/``y`` offset."""
+
+    def __init__(self, children: list[View] | None = None, **kwargs) -> None:
+        kwargs.setdefault("cls", "android.widget.FrameLayout")
+        kwargs.setdefault("height", MATCH)
+        super().__init__(children=list(children or []), **kwargs)
+
+    def content_height(self, width_px: int, scale: float) -> int:
+        return max((c.measure_height(width_px, scale) for c in self.children), default=0)
+
+    def layout(self, box: Box, clip: Box, scale: float) -> None:
+        super().layout(box, clip, scale)
+        for child in self.children:
+            w = box[2] - box[0] if child.width < 0 else round(child.width * scale)
+            h = box[3] - box[1] if child.height == MATCH else child.measure_height(w, scale)
+            left = box[0] + round(child.x * scale)
+            top = box[1] + round(child.y * scale)
+            child.layout((left, top, left + w, top + h), self.visible, scale)
+
+
+class ScrollingList(View):
+    """A vertically scrolling column (``androidx.recyclerview.widget.RecyclerView``).
+
+    ``scroll_y`` (pixels) comes from the owning activity; ``on_scroll`` hands the clamped
+    new offset back to it, so the offset survives the tree being rebuilt.
+    """
+
+    def __init__(
+        self,
+        children: list[View] | None = None,
+        scroll_y: int = 0,
+        on_scroll: Callable[[int], None] | None = None,
+        **kwargs,
+    ) -> None:
+        kwargs.setdefault("cls", "androidx.recyclerview.widget.RecyclerView")
+        kwargs.setdefault("height", MATCH)
+        kwargs.setdefault("focusable", True)
+        super().__init__(children=list(children or []), **kwargs)
+        self.scroll_y = scroll_y
+        self.on_scroll = on_scroll
+        self.max_scroll = 0
+
+    def layout(self, box: Box, clip: Box, scale: float) -> None:
+        super().layout(box, clip, scale)
+        width = box[2] - box[0]
+        heights = [c.measure_height(width, scale) for c in self.children]
+        self.max_scroll = max(0, sum(heights) - (box[3] - box[1]))
+        self.scroll_y = min(max(0, self.scroll_y), self.max_scroll)
+        self.scrollable = self.max_scroll > 0
+        y = box[1] - self.scroll_y
+        for child, h in zip(self.children, heights):
+            child.layout((box[0], y, box[2], y + h), self.visible, scale)
+            y += h
+
+    def scroll_by(self, dy: int) -> bool:
+        """Scroll the content by ``dy`` pixels (positive shows what is below); True if it moved."""
+        new = min(max(0, self.scroll_y + dy), self.max_scroll)
+        if new == self.scroll_y:
+            return False
+        self.scroll_y = new
+        if self.on_scroll is not None:
+            self.on_scroll(new)
+        return True
+
+
+def _intersect(a: Box, b: Box) -> Box:
+    left, top = max(a[0], b[0]), max(a[1], b[1])
+    right, bottom = min(a[2], b[2]), min(a[3], b[3])
+    if right <= left or bottom <= top:
+        return (left, top, left, top)
+    return (left, top, right, bottom)
+
+
+def contains(box: Box, x: float, y: float) -> bool:
+    """Whether pixel ``(x, y)`` lies inside ``box``."""
+    return box[0] <= x < box[2] and box[1] <= y < box[3]
+
+
+def find_target(root: View, x: float, y: float, want: Callable[[View], bool]) -> View | None:
+    """The deepest, top-most shown view at ``(x, y)`` for which ``want`` is true.
+
+    Children are searched in reverse drawing order, as Android dispatches touches.
+    """
+    if not contains(root.visible, x, y):
+        return None
+    for child in reversed(root.children):
+        hit = find_target(child, x, y, want)
+        if hit is not None:
+            return hit
+    return root if (root.enabled and want(root)) else None
