@@ -103,6 +103,9 @@ class Shell:
             return ShellResult(b"", f"/system/bin/sh: syntax error: {exc}\n".encode(), 2)
         try:
             for pipeline, connector_before in lists:
+                if self.interrupted:
+                    self.status = 130  # killed, like a shell whose client went away
+                    break
                 if connector_before == "&&" and self.status != 0:
                     continue
                 if connector_before == "||" and self.status == 0:
@@ -184,6 +187,11 @@ class Shell:
         result = inner.run(command)
         self.status = result.exit_code
         return result.stdout.decode("utf-8", "replace").rstrip("\n")
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether the command was cancelled or ran past its deadline."""
+        return self.cancel.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline)
 
     def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True if cancelled or the deadline passed first."""

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set up androidrl on a fresh Debian/Ubuntu machine: the `adb` package from Debian,
+# then a virtualenv in .venv with androidrl, its training stack and its test tools.
+# torch is pinned (torch==2.13.0 in pyproject.toml): pip takes the local CPU build
+# instead of downloading a multi-GB CUDA build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v adb >/dev/null 2>&1; then
+  echo "setup: installing adb from Debian"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq adb >/dev/null
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $($PYTHON --version)"
+  "$PYTHON" -m venv .venv
+fi
+echo "setup: installing androidrl[train,dev] into .venv"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[train,dev]"
+echo "setup: done ($(adb version | head -n 1); $(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"

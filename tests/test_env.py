@@ -1,0 +1,261 @@
+"""AndroidEnv on the virtual phone: the Gymnasium contract, observations, faults."""
+
+import warnings
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from PIL import Image
+
+import androidrl
+from androidrl import AndroidEnv, EnvAction, EnvActionType, EnvObsParams, EnvObsType, VirtualDevice
+from androidrl.spaces import get_observation_space
+
+from conftest import center, node_bounds
+
+TAP = EnvActionType.SYSTEM_TAP
+
+
+def test_gymnasium_check_env_passes_on_every_registered_id():
+    ids = [i for i in gym.registry if i.startswith("androidrl/")]
+    assert androidrl.VIRTUAL_PHONE_ID in ids
+    for env_id in ids:
+        env = gym.make(env_id, width=360, height=800, density=160)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped)
+        messages = [str(w.message) for w in caught]
+        # The only remark is Gymnasium's generic advice for un-normalised Box actions: the
+        # seed API's pixel coordinates are such a Box by design.
+        assert all("recommend using a symmetric and normalized space" in m for m in messages), messages
+        env.close()
+
+
+def test_construction_does_not_touch_the_device():
+    device = VirtualDevice(width=360, height=800, density=160)
+    env = AndroidEnv(device, screen_size=(360, 800))
+    assert env.action_space["coord"].high.tolist() == [359, 799]
+    assert device._phone is None
+    env.close()
+    env.close()  # idempotent
+
+
+def test_reset_returns_real_files(env):
+    obs, info = env.reset(seed=0)
+    assert get_observation_space().contains(obs)
+    image = Image.open(obs["screenshot"])
+    assert image.size == (360, 800)
+    assert np.array_equal(np.asarray(image), env.frame)
+    assert Path(obs["xml"]).read_text().startswith("<?xml") and Path(obs["xml"]).read_text() == env.xml
+    assert info["task"] == "idle"
+
+
+def test_step_with_env_action_and_with_a_space_sample(env, phone):
+    env.reset(seed=0)
+    x, y = center(node_bounds(env.xml, text="Settings"))
+    obs, reward, terminated, truncated, info = env.step(EnvAction(action_type=TAP, coord=(x, y)))
+    assert phone.foreground()[0] == "com.android.settings"
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info["res"] == "" and info["action_error"] == "" and info["device_error"] == ""
+    assert info["episode_step"] == 1
+    assert 'package="com.android.settings"' in Path(obs["xml"]).read_text()
+    env.action_space.seed(0)
+    for _ in range(30):
+        obs, *_ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs)
+    obs, *_ = env.step({"action_type": 1})  # a dict with only some fields is fine too
+
+
+def test_each_action_type_does_what_it_says(env, phone):
+    env.reset(seed=0)
+    env.step(EnvAction(action_type=TAP, coord=center(node_bounds(env.xml, text="Notes"))))
+    env.step(
+        EnvAction(action_type=TAP, coord=center(node_bounds(env.xml, resource_id="com.androidrl.notes:id/note_input")))
+    )
+    env.step(EnvAction(action_type=EnvActionType.USER_INPUT, input_txt="hi there"))
+    assert 'text="hi there" resource-id="com.androidrl.notes:id/note_input"' in env.xml
+    env.step(EnvAction(action_type=EnvActionType.SYSTEM_ENTER))
+    assert 'text="hi there" resource-id="com.androidrl.notes:id/note_item"' in env.xml
+    env.step(EnvAction(action_type=EnvActionType.SYSTEM_BACK))
+    assert phone.foreground()[0] == "com.android.launcher3"
+    env.step(EnvAction(action_type=EnvActionType.USER_LONGPRESS, coord=center(node_bounds(env.xml, text="Settings"))))
+    assert phone.foreground()[0] == "com.android.launcher3"  # launcher icons long-press to a menu, not a click
+    phone.shell("am start -n com.android.settings/.Settings")
+    env.step(EnvAction(action_type=EnvActionType.USER_SWIPE, coord=(180, 700), orient="up", dist="long"))
+    env.step(EnvAction(action_type=EnvActionType.USER_SWIPE_TO, coord=(180, 700), tgt_coord=(180, 100)))
+    assert 'text="About phone"' in env.xml
+    env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert phone.foreground()[0] == "com.android.launcher3"
+    obs, *_ = env.step(EnvAction())  # NONE only observes
+    assert Path(obs["screenshot"]).exists()
+
+
+def test_invalid_actions_raise_before_anything_is_sent(env, phone):
+    env.reset(seed=0)
+    sent = len(phone.command_log)
+    with pytest.raises(ValueError, match="outside the 360x800 screen"):
+        env.step(EnvAction(action_type=TAP, coord=(360, 5)))
+    with pytest.raises(ValueError, match="tgt_coord"):
+        env.step(EnvAction(action_type=EnvActionType.USER_SWIPE_TO, coord=(1, 1), tgt_coord=(5, 900)))
+    with pytest.raises(ValueError, match="unknown action_type"):
+        env.step({"action_type": 99})
+    with pytest.raises(TypeError):
+        env.step("tap")
+    assert len(phone.command_log) == sent
+
+
+def test_untypable_text_is_reported_not_crashed(env, phone):
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(
+        EnvAction(action_type=EnvActionType.USER_INPUT, input_txt="日本")
+    )
+    assert "cannot type" in info["action_error"] and not truncated
+    assert not [c for c in phone.command_log if c.startswith("input text")]
+
+
+def test_swipe_end_is_clamped_to_the_screen(env, phone):
+    env.reset(seed=0)
+    env.step(EnvAction(action_type=EnvActionType.USER_SWIPE, coord=(10, 10), orient="up", dist="long"))
+    swipes = [c for c in phone.command_log if c.startswith("input swipe")]
+    assert swipes[-1] == "input swipe 10 10 10 0 400"
+
+
+def test_a_device_that_vanishes_truncates_the_episode(env, phone):
+    obs0, _ = env.reset(seed=0)
+    phone.shell("reboot -p")
+    obs, reward, terminated, truncated, info = env.step(EnvAction(action_type=TAP, coord=(5, 5)))
+    assert truncated and not terminated and reward == 0.0
+    assert info["device_error"].startswith("DeviceOfflineError")
+    assert obs == obs0  # the last good observation, never None
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(EnvAction())
+    phone.power_on()
+    obs, info = env.reset()
+    assert Path(obs["screenshot"]).exists()
+
+
+def test_reset_waits_for_a_rebooting_device(env, phone):
+    env.reset(seed=0)
+    phone.shell("reboot")
+    obs, info = env.reset()
+    assert phone.online and Path(obs["screenshot"]).exists()
+
+
+def test_reset_gives_up_on_a_dead_device(device, phone, tmp_path):
+    env = AndroidEnv(device, save_dir=tmp_path, reset_timeout=0.3)
+    phone.reboot(power_off=True)
+    with pytest.raises(androidrl.DeviceOfflineError):
+        env.reset()
+    env.close()
+
+
+def test_seeded_reset_gives_identical_frames(env):
+    obs1, _ = env.reset(seed=42)
+    frame1 = env.frame.copy()
+    env.step(EnvAction(action_type=TAP, coord=center(node_bounds(env.xml, text="Settings"))))
+    env.step(EnvAction(action_type=EnvActionType.USER_SWIPE, coord=(180, 600)))
+    obs2, _ = env.reset(seed=42)
+    assert obs1 == obs2 and np.array_equal(frame1, env.frame)
+
+
+def test_observation_files_do_not_grow(env, tmp_path):
+    env.reset(seed=0)
+    settings_icon = center(node_bounds(env.xml, text="Settings"))
+    for _ in range(6):  # every step changes the screen
+        env.step(EnvAction(action_type=TAP, coord=settings_icon))
+        env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    files = sorted(p.name for p in (tmp_path / "obs").iterdir())
+    assert files == ["screenshot_0.png", "screenshot_1.png", "xml_0.xml", "xml_1.xml"]
+
+
+def test_unchanged_screens_reuse_their_file(env):
+    obs1, _ = env.reset(seed=0)
+    obs2, *_ = env.step(EnvAction(action_type=TAP, coord=(5, 700)))  # wallpaper: nothing changes
+    assert obs2 == obs1
+
+
+def test_xml_dumps_can_be_switched_off(device, tmp_path):
+    env = AndroidEnv(device, save_dir=tmp_path, dump_xml=False)
+    obs, _ = env.reset(seed=0)
+    assert obs["xml"] == "" and env.xml is None
+    obs, *_ = env.step(EnvAction())
+    assert obs["xml"] == ""
+    env.close()
+
+
+def test_timings_are_opt_in(device, tmp_path):
+    env = AndroidEnv(device, save_dir=tmp_path, timings=True)
+    env.reset(seed=0)
+    *_, info = env.step(EnvAction(action_type=TAP, coord=(5, 5)))
+    assert set(info["timings_ms"]) >= {"action", "screenshot", "xml", "task", "files", "total"}
+    assert all(isinstance(v, float) and v >= 0 for v in info["timings_ms"].values())
+    env.close()
+
+
+def test_observe_all_three_types(env, tmp_path):
+    env.reset(seed=0)
+    path = env.observe(EnvObsParams(obs_type=EnvObsType.GET_SCREENSHOT, ss_name="step_0", local_save_dir=tmp_path))
+    assert path == tmp_path / "step_0.png" and Image.open(path).size == (360, 800)
+    path = env.observe(EnvObsParams(obs_type=EnvObsType.GET_XML, xml_name="step_0", local_save_dir=str(tmp_path)))
+    assert path == tmp_path / "step_0.xml" and path.read_text().startswith("<?xml")
+    obs = env.observe(EnvObsParams(obs_type=EnvObsType.NONE))
+    assert set(obs) == {"screenshot", "xml"} and Path(obs["screenshot"]).exists()
+    assert set(env.observe()) == {"screenshot", "xml"}
+
+
+def test_render_returns_the_last_frame(device, tmp_path):
+    env = AndroidEnv(device, save_dir=tmp_path, render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.render() is env.frame
+    env.close()
+
+
+def test_temporary_directory_is_removed_on_close(device):
+    env = AndroidEnv(device)
+    obs, _ = env.reset(seed=0)
+    directory = Path(obs["screenshot"]).parent
+    assert directory.exists()
+    env.close()
+    assert not directory.exists()
+    with pytest.raises(gym.error.ClosedEnvironmentError):
+        env.reset()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"keep_files": 0}, ValueError),
+        ({"render_mode": "human"}, ValueError),
+        ({"max_steps": -1}, ValueError),
+        ({"save_dir": "/tmp/" + "d" * 300}, ValueError),
+    ],
+)
+def test_bad_constructor_arguments(device, kwargs, error):
+    with pytest.raises(error):
+        AndroidEnv(device, **kwargs)
+
+
+def test_bad_device_and_reset_options(device):
+    with pytest.raises(TypeError, match="Device"):
+        AndroidEnv("emulator-5554-not-a-device")
+    env = AndroidEnv(device)
+    with pytest.raises(ValueError, match="options"):
+        env.reset(options={"level": 3})
+    env.close()
+
+
+def test_max_steps_truncates(device, tmp_path):
+    env = AndroidEnv(device, save_dir=tmp_path, max_steps=3)
+    env.reset(seed=0)
+    results = [env.step(EnvAction())[3] for _ in range(3)]
+    assert results == [False, False, True]
+    env.close()
+
+
+def test_screen_size_change_is_caught_at_reset(env, phone):
+    env.reset(seed=0)
+    phone.shell("wm size 300x600")
+    with pytest.raises(androidrl.DeviceError, match="the screen is now 300x600"):
+        env.reset()
