@@ -44,6 +44,155 @@ def _rollout(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATE_HELP = {
+    "offline": "not answering: reconnect it (`adb reconnect` / replug), or wait for the boot to finish",
+    "unauthorized": "accept the 'Allow USB debugging' prompt on the phone's screen",
+    "no permissions": "the USB device is not accessible: add a udev rule or run adb as root",
+    "authorizing": "adb is still exchanging keys; retry in a moment",
+    "connecting": "adb is still connecting; retry in a moment",
+}
+
+
+def _client(args: argparse.Namespace):
+    from androidrl.device.adb_client import AdbClient
+
+    return AdbClient(args.host, args.port)
+
+
+def _devices(args: argparse.Namespace) -> int:
+    """List the adb server's devices with state, model and screen size."""
+    from androidrl.device.adb import AdbDevice
+    from androidrl.errors import DeviceError
+
+    client = _client(args)
+    try:
+        entries = client.devices()
+    except DeviceError as err:
+        print(f"androidrl: {err}", file=sys.stderr)
+        return 1
+    if not entries:
+        print(
+            "no devices: start an emulator, plug in a phone with USB debugging on, "
+            "`adb connect HOST:PORT`, or serve virtual phones with `androidrl virtual`"
+        )
+        return 0
+    rows = [("SERIAL", "STATE", "MODEL", "SCREEN")]
+    notes = []
+    for entry in entries:
+        model, size = entry.properties.get("model", "-"), "-"
+        if entry.state == "device":
+            device = AdbDevice(entry.serial, host=args.host, port=args.port, timeout=5)
+            try:
+                model = device.shell("getprop ro.product.model").strip() or model
+                size = "{}x{}".format(*device.screen_size)
+            except DeviceError as err:
+                notes.append(f"{entry.serial}: {err}")
+        elif entry.state in _STATE_HELP:
+            notes.append(f"{entry.serial} is {entry.state}: {_STATE_HELP[entry.state]}")
+        rows.append((entry.serial, entry.state, model, size))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for note in notes:
+        print(note)
+    return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    """Check adb, the adb server and each device; print what to fix."""
+    import shutil
+    import subprocess
+    import time
+
+    from androidrl.device.adb import AdbDevice
+    from androidrl.errors import DeviceError
+
+    failures = 0
+
+    def report(ok: bool, what: str, detail: str) -> None:
+        nonlocal failures
+        failures += not ok
+        print(f"[{'ok' if ok else 'FAIL'}] {what}: {detail}")
+
+    adb = shutil.which("adb")
+    if adb is None:
+        report(False, "adb", "not installed; on Debian/Ubuntu: sudo apt-get install adb")
+        return 1
+    version = subprocess.run([adb, "version"], capture_output=True, text=True, timeout=10).stdout.splitlines()
+    report(True, "adb", f"{adb} ({version[0] if version else 'unknown version'})")
+    client = _client(args)
+    try:
+        report(True, "adb server", f"{client.host}:{client.port}, protocol {client.version()}")
+        entries = client.devices()
+    except DeviceError as err:
+        report(False, "adb server", str(err))
+        return 1
+    if not entries:
+        report(False, "devices", "none; start an emulator, plug in a phone, or run `androidrl virtual`")
+    for entry in entries:
+        if entry.state != "device":
+            report(False, entry.serial, f"{entry.state}: {_STATE_HELP.get(entry.state, 'not usable')}")
+            continue
+        device = AdbDevice(entry.serial, host=args.host, port=args.port, timeout=10)
+        try:
+            start = time.perf_counter()
+            device.shell("echo ok")
+            echo_ms = (time.perf_counter() - start) * 1000
+            start = time.perf_counter()
+            frame = device.screenshot()
+            shot_ms = (time.perf_counter() - start) * 1000
+            start = time.perf_counter()
+            device.dump_ui()
+            xml_ms = (time.perf_counter() - start) * 1000
+            report(
+                True,
+                entry.serial,
+                f"screen {frame.shape[1]}x{frame.shape[0]}; shell {echo_ms:.1f} ms, "
+                f"screenshot {shot_ms:.1f} ms, UI dump {xml_ms:.1f} ms",
+            )
+        except DeviceError as err:
+            report(False, entry.serial, str(err))
+    return 1 if failures else 0
+
+
+def _virtual(args: argparse.Namespace) -> int:
+    """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
+    from androidrl.device.adb_client import AdbClient
+    from androidrl.virtual.adbd import AdbdServer, run_forever
+    from androidrl.virtual.phone import VirtualPhone
+
+    # On an emulator's adb port (odd, 5555-5585) phones take every other port, as emulators
+    # do, and announce themselves to the adb server, which lists them as emulator-<port-1>.
+    emulator = 5555 <= args.port <= 5585 and args.port % 2 == 1
+    step = 2 if emulator else 1
+    announce = AdbClient().port if emulator and not args.no_announce else None
+    servers = []
+    for i in range(args.count):
+        port = args.port + i * step
+        phone = VirtualPhone(
+            args.width,
+            args.height,
+            args.density,
+            seed=args.seed + i,
+            serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
+        )
+        servers.append(AdbdServer(phone, port, args.host, announce_port=announce))
+
+    def ready() -> None:
+        for server in servers:
+            print(server.serial, flush=True)
+        if emulator:
+            names = ", ".join(f"emulator-{s.port - 1}" for s in servers)
+            print(f"(adb lists them as {names})", file=sys.stderr, flush=True)
+
+    try:
+        run_forever(servers, on_ready=ready)
+    except OSError as err:
+        print(f"androidrl virtual: cannot listen on {args.host}:{args.port}..: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="androidrl", description="Reinforcement learning on Android phones.")
@@ -58,15 +207,38 @@ def build_parser() -> argparse.ArgumentParser:
     rollout.add_argument("--height", type=int, default=2400)
     rollout.add_argument("--density", type=int, default=420)
     rollout.set_defaults(func=_rollout)
+
+    virtual = sub.add_parser("virtual", help="serve virtual phones as adb devices over TCP")
+    virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
+    virtual.add_argument("--port", type=int, default=6101, help="first TCP port (default 6101)")
+    virtual.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
+    virtual.add_argument("--width", type=int, default=1080)
+    virtual.add_argument("--height", type=int, default=2400)
+    virtual.add_argument("--density", type=int, default=420)
+    virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
+    virtual.set_defaults(func=_virtual)
+
+    for name, func, text in (
+        ("devices", _devices, "list devices with state, model and screen size"),
+        ("doctor", _doctor, "check adb, the adb server and every device"),
+    ):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument("--host", default="127.0.0.1", help="adb server host (default 127.0.0.1)")
+        cmd.add_argument(
+            "--port", type=int, default=None, help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)"
+        )
+        cmd.set_defaults(func=func)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``androidrl`` console script."""
-    args = build_parser().parse_args(argv)
-    if getattr(args, "steps", 1) < 0:
-        print("androidrl: --steps must be >= 0", file=sys.stderr)
-        return 2
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in ("steps", "count"):
+        if getattr(args, name, 1) < (1 if name == "count" else 0):
+            parser.error(f"--{name} must be {'>= 1' if name == 'count' else '>= 0'}")
     return args.func(args)
 
 

@@ -28,15 +28,13 @@ from androidrl.spaces import (
     EnvActionType,
     EnvObsParams,
     EnvObsType,
+    check_on_screen,
     get_action_space,
     get_observation_space,
+    swipe_end,
 )
 from androidrl.tasks.base import IdleTask, Snapshot, Task
 
-#: MetaGPT's swipe: distance unit = width / 10, times 2 (medium) or 3 (long); vertical
-#: swipes go two units, horizontal ones one.
-_SWIPE_UNITS = {"up": (0, -2), "down": (0, 2), "left": (-1, 0), "right": (1, 0)}
-_SWIPE_SCALE = {"medium": 2, "long": 3}
 SWIPE_DURATION_MS = 400
 LONG_PRESS_MS = 500
 
@@ -329,24 +327,7 @@ class AndroidEnv(gym.Env):
             action = EnvAction(**action)
         elif not isinstance(action, EnvAction):
             raise TypeError(f"action must be an EnvAction or a dict of its fields, got {type(action).__name__}")
-        width, height = self.screen_size
-        kind = action.action_type
-        points = []
-        if kind in (
-            EnvActionType.SYSTEM_TAP,
-            EnvActionType.USER_LONGPRESS,
-            EnvActionType.USER_SWIPE,
-            EnvActionType.USER_SWIPE_TO,
-        ):
-            points.append(("coord", action.coord))
-        if kind == EnvActionType.USER_SWIPE_TO:
-            points.append(("tgt_coord", action.tgt_coord))
-        for name, (x, y) in points:
-            if x >= width or y >= height:
-                raise ValueError(
-                    f"{kind.name} {name} ({x}, {y}) is outside the {width}x{height} screen "
-                    f"(x must be 0-{width - 1}, y 0-{height - 1})"
-                )
+        check_on_screen(action, self.screen_size)
         return action
 
     def _perform(self, action: EnvAction) -> str:
@@ -367,12 +348,6 @@ class AndroidEnv(gym.Env):
         if kind == EnvActionType.USER_INPUT:
             return device.text(action.input_txt)
         if kind == EnvActionType.USER_SWIPE:
-            width, height = self.screen_size
-            unit = int(width / 10) * _SWIPE_SCALE[action.dist]
-            dx, dy = _SWIPE_UNITS[action.orient]
-            # MetaGPT's end point may lie off screen; clamp it to the edge.
-            x2 = min(max(x + dx * unit, 0), width - 1)
-            y2 = min(max(y + dy * unit, 0), height - 1)
-            return device.swipe(x, y, x2, y2, SWIPE_DURATION_MS)
+            return device.swipe(x, y, *swipe_end(x, y, action.orient, action.dist, self.screen_size), SWIPE_DURATION_MS)
         tx, ty = (int(v) for v in action.tgt_coord)
         return device.swipe(x, y, tx, ty, SWIPE_DURATION_MS)

@@ -263,6 +263,40 @@ class EnvAction(BaseModel):
         }
 
 
+#: Action types whose ``coord`` (and for USER_SWIPE_TO ``tgt_coord``) is a screen point.
+POINT_ACTIONS = frozenset(
+    {EnvActionType.SYSTEM_TAP, EnvActionType.USER_LONGPRESS, EnvActionType.USER_SWIPE, EnvActionType.USER_SWIPE_TO}
+)
+
+
+def check_on_screen(action: EnvAction, screen_size: tuple[int, int]) -> None:
+    """Raise :class:`ValueError` if a point the action uses lies off a ``(width, height)`` screen."""
+    width, height = screen_size
+    points = []
+    if action.action_type in POINT_ACTIONS:
+        points.append(("coord", action.coord))
+    if action.action_type == EnvActionType.USER_SWIPE_TO:
+        points.append(("tgt_coord", action.tgt_coord))
+    for name, (x, y) in points:
+        if x >= width or y >= height:
+            raise ValueError(
+                f"{action.action_type.name} {name} ({x}, {y}) is outside the {width}x{height} screen "
+                f"(x must be 0-{width - 1}, y 0-{height - 1})"
+            )
+
+
+def swipe_end(x: int, y: int, orient: str, dist: str, screen_size: tuple[int, int]) -> tuple[int, int]:
+    """Where MetaGPT's relative swipe from ``(x, y)`` ends, clamped to the screen.
+
+    The unit is a tenth of the width, times 2 (medium) or 3 (long); vertical swipes go
+    two units, horizontal ones one.
+    """
+    width, height = screen_size
+    unit = int(width / 10) * (3 if dist == "long" else 2)
+    dx, dy = {"up": (0, -2), "down": (0, 2), "left": (-1, 0), "right": (1, 0)}[orient]
+    return min(max(x + dx * unit, 0), width - 1), min(max(y + dy * unit, 0), height - 1)
+
+
 class EnvObsParams(BaseModel):
     """Arguments of :meth:`androidrl.env.AndroidEnv.observe` (MetaGPT's names)."""
 

@@ -6,8 +6,11 @@ import re
 
 import pytest
 
+from androidrl.device.adb import AdbDevice
+from androidrl.device.adb_server import IsolatedAdbServer
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
+from androidrl.virtual.adbd import AdbdThread
 from androidrl.virtual.phone import VirtualPhone
 
 # Small screens keep tests fast; 160 dpi makes 1 dp = 1 px.
@@ -19,9 +22,39 @@ def phone() -> VirtualPhone:
     return VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=0, boot_seconds=0.2)
 
 
+@pytest.fixture(scope="session")
+def adb_server():
+    """A private adb server (own port and HOME, no emulator scan), killed after the session."""
+    with IsolatedAdbServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def adbd():
+    """A background thread serving virtual phones as adbd over TCP."""
+    with AdbdThread() as thread:
+        yield thread
+
+
 @pytest.fixture
-def device(phone: VirtualPhone) -> VirtualDevice:
-    return VirtualDevice(phone, timeout=5.0)
+def served(phone: VirtualPhone, adbd: AdbdThread, adb_server: IsolatedAdbServer):
+    """``phone`` behind its own virtual adbd, connected to the private adb server; yields the server."""
+    server = adbd.serve(phone)
+    adb_server.adb("connect", server.serial)
+    adb_server.adb("-s", server.serial, "wait-for-device", timeout=10)
+    yield server
+    adbd.stop_server(server)
+    adb_server.adb("disconnect", server.serial, check=False)
+
+
+@pytest.fixture(params=["inprocess", "adb"])
+def device(request, phone: VirtualPhone):
+    """The same phone as an in-process VirtualDevice, and behind the real adb as an AdbDevice."""
+    if request.param == "inprocess":
+        return VirtualDevice(phone, timeout=5.0)
+    server = request.getfixturevalue("served")
+    port = request.getfixturevalue("adb_server").port
+    return AdbDevice(server.serial, port=port, timeout=5.0)
 
 
 @pytest.fixture

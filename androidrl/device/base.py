@@ -10,6 +10,8 @@ and typed text is quoted so that it is typed literally and can never run a comma
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 import shlex
 import time
@@ -27,6 +29,7 @@ TYPABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 KEY_ALIASES = {"backspace": "DEL", "delete": "DEL", "return": "ENTER", "recents": "APP_SWITCH", "esc": "ESCAPE"}
 _SIZE_RE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
 NOT_IDLE = "ERROR: could not get idle state."
+_dump_ids = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class Device(ABC):
 
     def __init__(self) -> None:
         self._screen_size: tuple[int, int] | None = None
+        # A file name of this object's own, so two clients of one phone never read each other's dump.
+        self._ui_dump_path = f"/data/local/tmp/androidrl-ui-{os.getpid()}-{next(_dump_ids)}.xml"
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -164,13 +169,15 @@ class Device(ABC):
 
     def _dump_ui_once(self) -> str | None:
         """One dump attempt: the XML, or None when the screen was not idle."""
-        path = "/data/local/tmp/androidrl_ui.xml"
-        output = self.shell(f"uiautomator dump {path} >/dev/null 2>&1; cat {path} && rm -f {path}", check=False)
-        if not output.startswith("<?xml"):
-            if NOT_IDLE in output or not output.strip():
-                return None
-            raise DeviceError(f"uiautomator dump failed: {output.strip()[:300]}", serial=self.serial)
-        return output
+        path = self._ui_dump_path
+        # rm first, so a failed dump can never hand back an older file; nothing stays behind.
+        result = self.execute(f"rm -f {path}; uiautomator dump {path} >&2 && cat {path}; rm -f {path}")
+        if result.stdout.startswith(b"<?xml"):
+            return result.text
+        message = result.stderr.decode("utf-8", "replace").strip()
+        if NOT_IDLE in message:
+            return None
+        raise DeviceError(f"uiautomator dump failed: {message or 'no output'}", serial=self.serial)
 
     # ------------------------------------------------------------------ input
 

@@ -136,6 +136,7 @@ class VirtualPhone:
         self._overlays: list[View] = []
         self._ops: tuple = ()
         self._xml: str | None = None
+        self._screencap_cache: tuple | None = None
         self.touch_down: tuple[float, float, float] | None = None  # for `input motionevent`
         #: The most recent shell command lines received, oldest first (like a device log).
         self.command_log: deque[str] = deque(maxlen=1000)
@@ -490,20 +491,27 @@ class VirtualPhone:
         return self._renderer.frames_drawn if self._renderer else 0
 
     def screencap(self, png: bool = False) -> bytes:
-        """What ``screencap`` writes: PNG bytes, or the raw header plus RGBA pixels."""
+        """What ``screencap`` writes: PNG bytes, or the raw header plus RGBA pixels.
+
+        The encoding of the current frame is cached, as the frame itself is.
+        """
         frame = self.screenshot()
-        if png:
+        key = (id(frame), png)
+        if self._screencap_cache is not None and self._screencap_cache[0] == key:
+            return self._screencap_cache[1]
+        image = Image.fromarray(frame)
+        if png:  # zlib's default level, as Android's encoder uses
             buf = io.BytesIO()
-            Image.fromarray(frame).save(buf, format="PNG", compress_level=1)
-            return buf.getvalue()
-        height, width = frame.shape[:2]
-        rgba = np.empty((height, width, 4), dtype=np.uint8)
-        rgba[..., :3] = frame
-        rgba[..., 3] = 255
-        header = struct.pack("<III", width, height, 1)  # format 1 = RGBA_8888
-        if int(self.getprop("ro.build.version.sdk") or 34) >= 29:
-            header += struct.pack("<I", 1)  # dataspace: sRGB
-        return header + rgba.tobytes()
+            image.save(buf, format="PNG")
+            data = buf.getvalue()
+        else:
+            height, width = frame.shape[:2]
+            header = struct.pack("<III", width, height, 1)  # format 1 = RGBA_8888
+            if int(self.getprop("ro.build.version.sdk") or 34) >= 29:
+                header += struct.pack("<I", 1)  # dataspace: sRGB
+            data = header + image.convert("RGBA").tobytes()
+        self._screencap_cache = (key, data, frame)  # holding the frame keeps its id unique
+        return data
 
     def dump_ui(self) -> str:
         """The ``uiautomator dump`` XML of the window in front."""

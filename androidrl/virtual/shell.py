@@ -96,7 +96,10 @@ class Shell:
 
     def run(self, line: str, stdin: bytes = b"") -> ShellResult:
         """Run a whole command line and collect its output."""
-        out, err = bytearray(), bytearray()
+        # Output is kept as a list of chunks: joining once at the end copies a big output
+        # (a raw screenshot is 10 MB) once instead of at every stage.
+        out: list[bytes] = []
+        err: list[bytes] = []
         try:
             lists = _split_lists(line)
         except ShellSyntaxError as exc:
@@ -115,39 +118,39 @@ class Shell:
         except ShellExit as stop:
             self.status = stop.code
         except ShellSyntaxError as exc:
-            err += f"/system/bin/sh: syntax error: {exc}\n".encode()
+            err.append(f"/system/bin/sh: syntax error: {exc}\n".encode())
             self.status = 2
-        return ShellResult(bytes(out), bytes(err), self.status)
+        return ShellResult(b"".join(out), b"".join(err), self.status)
 
-    def _run_pipeline(self, pipeline: str, stdin: bytes, out: bytearray, err: bytearray) -> int:
+    def _run_pipeline(self, pipeline: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
         stages = _split_pipes(pipeline)
         data, status = stdin, 0
         for i, stage in enumerate(stages):
-            last = i == len(stages) - 1
-            stage_out = bytearray()
+            if i == len(stages) - 1:
+                return self._run_simple(stage, data, out, err)
+            stage_out: list[bytes] = []
             status = self._run_simple(stage, data, stage_out, err)
-            if last:
-                out += stage_out
-            data = bytes(stage_out)
+            data = b"".join(stage_out)
         return status
 
-    def _run_simple(self, text: str, stdin: bytes, out: bytearray, err: bytearray) -> int:
+    def _run_simple(self, text: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
         argv, redirects = self.expand(text)
         while argv and _ASSIGNMENT.fullmatch(argv[0]) and len(argv) >= 1:
             name, value = _ASSIGNMENT.fullmatch(argv[0]).groups()
             self.variables[name] = value
             argv = argv[1:]
-        stdout_to, stderr_to, stderr_to_stdout = None, None, False
+        stdout_to, stderr_to = None, None
+        stderr_to_stdout = stdout_to_stderr = False
         for fd, op, target in redirects:
             if op == "<":
                 try:
                     stdin = self.phone.fs.read(self.path(target))
                 except OSError as exc:
-                    err += f"/system/bin/sh: can't open '{target}': {exc.strerror}\n".encode()
+                    err.append(f"/system/bin/sh: can't open '{target}': {exc.strerror}\n".encode())
                     return 1
             elif op == ">&":
-                if fd == 2 and target == "1":
-                    stderr_to_stdout = True
+                stderr_to_stdout = stderr_to_stdout or (fd == 2 and target == "1")
+                stdout_to_stderr = stdout_to_stderr or (fd == 1 and target == "2")
             elif fd == 1:
                 stdout_to = (target, op == ">>")
             elif fd == 2:
@@ -164,18 +167,20 @@ class Shell:
             stdout, stderr, code = command(self, argv, stdin)
         if stderr_to_stdout and stderr_to is None:
             stdout, stderr = stdout + stderr, b""
+        elif stdout_to_stderr and stdout_to is None:
+            stdout, stderr = b"", stderr + stdout
         for stream, dest in ((stdout, stdout_to), (stderr, stderr_to)):
             if dest is not None:
                 target, append = dest
                 try:
                     self.phone.fs.write(self.path(target), stream, append=append)
                 except OSError as exc:
-                    err += f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode()
+                    err.append(f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode())
                     return 1
-        if stdout_to is None:
-            out += stdout
-        if stderr_to is None:
-            err += stderr
+        if stdout_to is None and stdout:
+            out.append(stdout)
+        if stderr_to is None and stderr:
+            err.append(stderr)
         return code
 
     def substitute(self, command: str) -> str:

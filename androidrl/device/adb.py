@@ -1,0 +1,128 @@
+"""AdbDevice: the Device interface over the adb server, for emulators and phones.
+
+Any serial the adb server knows works: ``emulator-5554``, a USB serial, or ``host:port``
+for devices over TCP (the virtual phone's adbd included). The hot path spawns no
+process: commands run through :class:`~androidrl.device.adb_client.AdbClient`, and
+screenshots are raw ``screencap`` streamed over ``exec:`` and decoded on the host — no PNG
+encoding on the phone, no file on the phone, no pull, no sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+
+import numpy as np
+
+from androidrl.device.adb_client import AdbClient
+from androidrl.device.base import CommandResult, Device
+from androidrl.device.screencap import decode_screencap
+from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
+
+_TCP_SERIAL = re.compile(r"^[^\s:]+:\d+$")
+_EMULATOR_SERIAL = re.compile(r"^emulator-(\d+)$")
+
+
+class AdbDevice(Device):
+    """A device reached through an adb server.
+
+    Args:
+        serial: The device's serial as ``adb devices`` lists it.
+        host: Host of the adb server (default this machine).
+        port: Port of the adb server (default ``$ANDROID_ADB_SERVER_PORT`` or 5037).
+        timeout: Default timeout of one call, in seconds.
+
+    Example:
+        >>> device = AdbDevice("emulator-5554")
+        >>> device.tap(540, 1200)
+        ''
+    """
+
+    def __init__(self, serial: str, *, host: str = "127.0.0.1", port: int | None = None, timeout: float = 10.0):
+        super().__init__()
+        if not isinstance(serial, str) or not serial.strip():
+            raise ValueError(f"serial must be a non-empty string such as 'emulator-5554', got {serial!r}")
+        self.serial = serial
+        self.timeout = timeout
+        self.client = AdbClient(host, port, timeout=timeout)
+        self._answered = False  # has the device ever answered?
+
+    @property
+    def is_tcp(self) -> bool:
+        """Whether the serial is ``host:port`` (reconnected with ``adb connect``)."""
+        return bool(_TCP_SERIAL.match(self.serial))
+
+    def connect(self) -> None:
+        """Check the device is online; ``adb connect`` a TCP serial the server does not know yet."""
+        try:
+            state = self.client.get_state(self.serial)
+        except DeviceNotFoundError:
+            if not self.is_tcp:
+                raise
+            self.client.connect(self.serial)
+            state = self.client.get_state(self.serial)
+        if state != "device":
+            raise DeviceOfflineError(f"device is {state}", serial=self.serial)
+
+    def reconnect(self) -> None:
+        """Re-attach a lost device without touching the shared adb server.
+
+        TCP serials are disconnected and connected again; an emulator serial is announced
+        to the server again (as the emulator does when it boots); USB devices come back
+        on their own.
+        """
+        if self.is_tcp:
+            self.client.disconnect(self.serial)
+            self.client.connect(self.serial)
+        elif match := _EMULATOR_SERIAL.match(self.serial):
+            self.client.announce_emulator(int(match.group(1)) + 1)
+
+    def wait_ready(self, timeout: float = 60.0, poll: float = 0.2) -> None:
+        """Block until the device answers again, reconnecting it as needed.
+
+        Raises:
+            DeviceError: Still unreachable after ``timeout`` seconds (the last error).
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.connect()
+                self.execute("echo ready", timeout=min(self.timeout, max(0.5, deadline - time.monotonic())))
+                self._screen_size = None
+                return
+            except DeviceError:
+                if time.monotonic() >= deadline:
+                    raise
+            with contextlib.suppress(DeviceError):
+                self.reconnect()
+            time.sleep(poll)
+
+    def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
+        """Run ``command`` in the device shell (shell protocol v2, exit code included)."""
+        with self._vanished_is_offline():
+            return self.client.shell(self.serial, command, timeout)
+
+    def screenshot(self) -> np.ndarray:
+        """Raw ``screencap`` over ``exec:``, decoded to RGB on the host."""
+        with self._vanished_is_offline():
+            return decode_screencap(self.client.exec_out(self.serial, "screencap"))
+
+    @contextlib.contextmanager
+    def _vanished_is_offline(self):
+        """A device adb stopped listing after it answered is offline, not unknown."""
+        try:
+            yield
+            self._answered = True
+        except DeviceNotFoundError as err:
+            if not self._answered:
+                raise
+            raise DeviceOfflineError(f"disconnected ({err})", serial=self.serial) from None
+
+    def push(self, data: bytes, remote: str) -> None:
+        """Write ``data`` to the device file ``remote``."""
+        self.client.push(self.serial, data, remote)
+
+    def pull(self, remote: str) -> bytes:
+        """Read the device file ``remote``."""
+        return self.client.pull(self.serial, remote)

@@ -1,0 +1,97 @@
+"""An adb server of one's own: for tests, benchmarks and tools that must not touch the user's.
+
+``adb`` keeps one server per port, shared by every client on the machine; restarting or
+filling it would disturb other users' devices. :class:`IsolatedAdbServer` starts the real
+``adb`` binary's server on a free port with its own ``HOME`` (where it writes its key),
+its own ``TMPDIR`` (its log), and with USB, mDNS and the emulator port scan off unless
+asked for, and kills it on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+from androidrl.errors import DeviceError
+
+
+def free_port(exclude: range = range(5554, 5586)) -> int:
+    """A free TCP port on 127.0.0.1, outside adb's emulator scan range by default."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in exclude:
+            return port
+
+
+def adb_path() -> str:
+    """Path of the ``adb`` binary.
+
+    Raises:
+        DeviceError: adb is not installed.
+    """
+    path = shutil.which("adb")
+    if path is None:
+        raise DeviceError("the `adb` command is not installed; on Debian/Ubuntu: sudo apt-get install adb")
+    return path
+
+
+class IsolatedAdbServer:
+    """A private adb server on a free port.
+
+    Args:
+        port: Port for the server (default: a free one).
+        emulator_scan: Let the server scan ports 5555-5585 for emulators at start.
+
+    Example:
+        >>> with IsolatedAdbServer() as server:
+        ...     server.adb("connect", "127.0.0.1:6101")
+    """
+
+    def __init__(self, port: int | None = None, emulator_scan: bool = False) -> None:
+        self.port = port or free_port()
+        self._home = Path(tempfile.mkdtemp(prefix="androidrl-adb-home-"))
+        self.env = {
+            **os.environ,
+            "ANDROID_ADB_SERVER_PORT": str(self.port),
+            "HOME": str(self._home),
+            "TMPDIR": str(self._home),
+            "ADB_USB": "0",
+            "ADB_MDNS": "0",
+            "ADB_EMU": "1" if emulator_scan else "0",
+        }
+        self._started = False
+
+    def adb(self, *args: str, timeout: float = 30.0, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run the ``adb`` command line against this server."""
+        result = subprocess.run([adb_path(), *args], env=self.env, capture_output=True, text=True, timeout=timeout)
+        if check and result.returncode != 0:
+            raise DeviceError(
+                f"`adb {' '.join(args)}` exited with {result.returncode}: {(result.stderr or result.stdout).strip()}"
+            )
+        return result
+
+    def start(self) -> IsolatedAdbServer:
+        """Start the server (idempotent)."""
+        if not self._started:
+            self.adb("start-server")
+            self._started = True
+        return self
+
+    def stop(self) -> None:
+        """Kill the server and remove its home directory (idempotent)."""
+        if self._started:
+            self.adb("kill-server", check=False, timeout=10)
+            self._started = False
+        shutil.rmtree(self._home, ignore_errors=True)
+
+    def __enter__(self) -> IsolatedAdbServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,51 @@
+"""Decode the raw output of Android's ``screencap`` into an RGB array.
+
+Raw ``screencap`` writes little-endian u32 width, height and pixel format — and, from
+Android 9 on, a u32 color space — followed by the pixels. The header size is told apart
+by the total length, as the two layouts differ by four bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+from PIL import Image
+
+from androidrl.errors import DeviceError
+
+# HAL pixel format -> (bytes per pixel, PIL raw mode that unpacks it to RGB)
+_FORMATS = {1: (4, "RGBX"), 2: (4, "RGBX"), 3: (3, "RGB"), 5: (4, "BGRX")}
+_RGB_565 = 4
+
+
+def decode_screencap(raw: bytes | bytearray | memoryview) -> np.ndarray:
+    """The ``(height, width, 3)`` uint8 RGB image in raw ``screencap`` output.
+
+    Raises:
+        DeviceError: The data is not a raw screencap (e.g. an error message) or uses an
+            unknown pixel format.
+    """
+    if len(raw) < 12:
+        raise DeviceError(f"screencap returned {len(raw)} bytes: {bytes(raw[:200])!r}")
+    width, height, fmt = struct.unpack_from("<III", raw)
+    bpp = 2 if fmt == _RGB_565 else _FORMATS.get(fmt, (0, ""))[0]
+    if not bpp or width == 0 or height == 0:
+        raise DeviceError(f"screencap: unsupported header {width}x{height} format {fmt}: {bytes(raw[:64])!r}")
+    body = width * height * bpp
+    if len(raw) == 16 + body:
+        offset = 16
+    elif len(raw) == 12 + body:
+        offset = 12
+    else:
+        raise DeviceError(f"screencap: {len(raw)} bytes do not match a {width}x{height} format-{fmt} image")
+    if fmt == _RGB_565:
+        value = np.frombuffer(raw, dtype="<u2", count=width * height, offset=offset).reshape(height, width)
+        rgb = np.empty((height, width, 3), dtype=np.uint8)
+        rgb[..., 0] = ((value >> 11) & 0x1F) * 255 // 31
+        rgb[..., 1] = ((value >> 5) & 0x3F) * 255 // 63
+        rgb[..., 2] = (value & 0x1F) * 255 // 31
+        return rgb
+    # PIL's unpackers drop the alpha byte about 3x faster than a strided numpy copy.
+    pixels = memoryview(raw)[offset : offset + body]
+    return np.asarray(Image.frombytes("RGB", (width, height), pixels, "raw", _FORMATS[fmt][1]))

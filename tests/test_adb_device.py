@@ -1,0 +1,172 @@
+"""AdbDevice and the adb client: errors, reconnection, two phones at once, decoding, CLI."""
+
+import struct
+import threading
+
+import numpy as np
+import pytest
+
+from androidrl import AndroidEnv, EnvAction, EnvActionType
+from androidrl.cli import main
+from androidrl.device.adb import AdbDevice
+from androidrl.device.adb_client import AdbClient
+from androidrl.device.adb_server import free_port
+from androidrl.device.screencap import decode_screencap
+from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
+from androidrl.virtual.phone import VirtualPhone
+
+from conftest import center, node_bounds
+
+
+def test_unknown_serial_is_not_found(adb_server):
+    device = AdbDevice("emulator-5998", port=adb_server.port, timeout=2)
+    with pytest.raises(DeviceNotFoundError, match="emulator-5998"):
+        device.connect()
+    with pytest.raises(DeviceNotFoundError):
+        device.tap(1, 1)
+
+
+def test_nothing_listening_is_a_clear_error(adb_server):
+    device = AdbDevice(f"127.0.0.1:{free_port()}", port=adb_server.port, timeout=2)
+    with pytest.raises(DeviceOfflineError, match="adb connect"):
+        device.connect()
+
+
+def test_no_adb_server_is_a_clear_error():
+    client = AdbClient(port=free_port(), start_server=False, timeout=2)
+    with pytest.raises(DeviceError, match="no adb server at 127.0.0.1"):
+        client.devices()
+
+
+def test_a_tcp_serial_is_connected_on_demand(adb_server, adbd, phone):
+    server = adbd.serve(phone)
+    try:
+        device = AdbDevice(server.serial, port=adb_server.port)
+        device.connect()  # adb did not know it: AdbDevice ran `adb connect`
+        assert device.shell("echo hi") == "hi\n"
+    finally:
+        adbd.stop_server(server)
+        adb_server.adb("disconnect", server.serial, check=False)
+
+
+def test_a_killed_server_truncates_the_episode_and_the_device_recovers(served, adbd, adb_server, phone, tmp_path):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=3)
+    env = AndroidEnv(device, save_dir=tmp_path, reset_timeout=20)
+    env.reset(seed=0)
+    adbd.stop_server(served)  # the device's adbd dies mid-episode
+    *_, truncated, info = env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert truncated and info["device_error"].startswith("DeviceOfflineError")
+    again = adbd.serve(phone, port=served.port)  # ...and comes back on its port
+    try:
+        obs, _ = env.reset()  # reconnects with `adb disconnect` + `adb connect`, never restarts adb
+        x, y = center(node_bounds(env.xml, text="Settings"))
+        env.step(EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(x, y)))
+        assert phone.foreground()[0] == "com.android.settings"
+    finally:
+        env.close()
+        adbd.stop_server(again)
+
+
+def test_an_emulator_serial_is_announced_again_after_a_reboot(adb_server, adbd, phone):
+    server = next((s for s in (_try_serve(adbd, phone, p, adb_server.port) for p in range(5555, 5586, 2)) if s), None)
+    if server is None:
+        pytest.skip("no free emulator port")
+    try:
+        device = AdbDevice(f"emulator-{server.port - 1}", port=adb_server.port, timeout=3)
+        device.wait_ready(timeout=10)
+        device.shell("reboot")
+        device.wait_ready(timeout=20)
+        assert device.shell("getprop sys.boot_completed") == "1\n"
+    finally:
+        adbd.stop_server(server)
+
+
+def _try_serve(adbd, phone, port, announce):
+    try:
+        return adbd.serve(phone, port=port, announce_port=announce)
+    except OSError:
+        return None
+
+
+def test_two_phones_step_in_parallel(adbd, adb_server, tmp_path):
+    phones = [VirtualPhone(360, 800, 160, seed=i, serial=f"p{i}") for i in range(2)]
+    servers = [adbd.serve(p) for p in phones]
+    errors: list[BaseException] = []
+
+    def run(index: int) -> None:
+        try:
+            device = AdbDevice(servers[index].serial, port=adb_server.port)
+            env = AndroidEnv(device, save_dir=tmp_path / str(index))
+            env.reset(seed=index)
+            target = "Settings" if index == 0 else "Notes"
+            env.step(EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=center(node_bounds(env.xml, text=target))))
+            for _ in range(20):
+                env.step(EnvAction(action_type=EnvActionType.USER_SWIPE, coord=(180, 500)))
+            env.close()
+        except BaseException as err:  # noqa: BLE001  (reported below)
+            errors.append(err)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert not errors, errors
+        assert phones[0].foreground()[0] == "com.android.settings"
+        assert phones[1].foreground()[0] == "com.androidrl.notes"
+    finally:
+        for server in servers:
+            adbd.stop_server(server)
+            adb_server.adb("disconnect", server.serial, check=False)
+
+
+# ---------------------------------------------------------------------------- decoding
+
+
+def _raw(width, height, fmt, pixels: bytes, colorspace: bool = True) -> bytes:
+    header = struct.pack("<III", width, height, fmt) + (struct.pack("<I", 1) if colorspace else b"")
+    return header + pixels
+
+
+def test_decode_both_header_sizes_and_formats():
+    rgb = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    rgba = np.concatenate([rgb, np.full((2, 3, 1), 255, np.uint8)], axis=2).tobytes()
+    assert np.array_equal(decode_screencap(_raw(3, 2, 1, rgba)), rgb)
+    assert np.array_equal(decode_screencap(_raw(3, 2, 1, rgba, colorspace=False)), rgb)
+    bgra = np.concatenate([rgb[..., ::-1], np.full((2, 3, 1), 255, np.uint8)], axis=2).tobytes()
+    assert np.array_equal(decode_screencap(_raw(3, 2, 5, bgra)), rgb)
+    assert np.array_equal(decode_screencap(_raw(3, 2, 3, rgb.tobytes())), rgb)
+    white565 = np.full((2, 3), 0xFFFF, "<u2").tobytes()
+    assert np.all(decode_screencap(_raw(3, 2, 4, white565)) == 255)
+
+
+@pytest.mark.parametrize(
+    "raw", [b"", b"/system/bin/sh: screencap: not found\n", _raw(3, 2, 1, b"\0" * 5), _raw(3, 2, 99, b"\0" * 24)]
+)
+def test_decode_rejects_what_is_not_a_screencap(raw):
+    with pytest.raises(DeviceError, match="screencap"):
+        decode_screencap(raw)
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def test_devices_and_doctor_commands(served, adb_server, capsys, monkeypatch):
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
+    assert main(["devices"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith(served.serial))
+    assert row.split() == [served.serial, "device", "androidrl", "Virtual", "Phone", "360x800"]
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "[ok] adb server" in out and f"[ok] {served.serial}: screen 360x800" in out
+
+
+def test_devices_explains_an_offline_device(served, adb_server, adbd, capsys, monkeypatch):
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
+    adbd.stop_server(served)
+    main(["devices"])
+    out = capsys.readouterr().out
+    assert f"{served.serial} is offline: not answering" in out
+    assert main(["doctor"]) == 1
