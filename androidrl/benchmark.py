@@ -359,7 +359,7 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line of ``scripts/benchmark.py`` and ``androidrl bench``."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="androidrl bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run (about 30 s)")
     parser.add_argument("--rounds", type=int, default=None, help="samples per contender (default 30, quick 8)")
     parser.add_argument("--suite", action="append", choices=sorted(SUITES), help="suites to run (default all)")

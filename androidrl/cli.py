@@ -208,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     rollout.add_argument("--density", type=int, default=420)
     rollout.set_defaults(func=_rollout)
 
+    # `androidrl bench ARGS` hands ARGS to the benchmark's own parser (see main()).
+    sub.add_parser("bench", help="run the benchmarks (same as scripts/benchmark.py; --help for options)")
+
     virtual = sub.add_parser("virtual", help="serve virtual phones as adb devices over TCP")
     virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
     virtual.add_argument("--port", type=int, default=6101, help="first TCP port (default 6101)")
@@ -234,6 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``androidrl`` console script."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:
+        from androidrl.benchmark import main as bench_main
+
+        return bench_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     for name in ("steps", "count"):
