@@ -193,6 +193,36 @@ def _virtual(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tasks(args: argparse.Namespace) -> int:
+    """List the built-in tasks, or check a task file."""
+    from androidrl.errors import TaskError
+    from androidrl.tasks.registry import builtin_specs, gym_id
+    from androidrl.tasks.spec import load_spec
+
+    if args.action == "check":
+        if not args.file:
+            print("androidrl tasks check: give the task file to check", file=sys.stderr)
+            return 2
+        try:
+            spec = load_spec(args.file)
+        except TaskError as err:
+            print(err, file=sys.stderr)
+            return 1
+        print(
+            f"{args.file}: ok — task {spec.name!r}, max_steps {spec.max_steps}, "
+            f"{len(spec.reset)} reset steps, params {sorted(spec.params) or 'none'}"
+        )
+        return 0
+    rows = [("NAME", "GYM ID", "STEPS", "STOCK", "DESCRIPTION")]
+    for name, spec in builtin_specs().items():
+        rows.append((name, gym_id(name), str(spec.max_steps), "yes" if spec.stock_android else "no", spec.description))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])
+    print("STOCK: runs unchanged on an Android emulator (stock apps and settings only).")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="androidrl", description="Reinforcement learning on Android phones.")
@@ -207,6 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
     rollout.add_argument("--height", type=int, default=2400)
     rollout.add_argument("--density", type=int, default=420)
     rollout.set_defaults(func=_rollout)
+
+    tasks = sub.add_parser("tasks", help="list the built-in tasks, or `tasks check FILE` to validate a task file")
+    tasks.add_argument("action", nargs="?", choices=["list", "check"], default="list")
+    tasks.add_argument("file", nargs="?", help="the task YAML file to check")
+    tasks.set_defaults(func=_tasks)
 
     # `androidrl bench ARGS` hands ARGS to the benchmark's own parser (see main()).
     sub.add_parser("bench", help="run the benchmarks (same as scripts/benchmark.py; --help for options)")

@@ -33,7 +33,9 @@ from androidrl.spaces import (
     get_observation_space,
     swipe_end,
 )
-from androidrl.tasks.base import IdleTask, Snapshot, Task
+from androidrl.tasks.base import Snapshot, Task
+from androidrl.tasks.registry import make_task
+from androidrl.tasks.spec import TaskSpec
 
 SWIPE_DURATION_MS = 400
 LONG_PRESS_MS = 500
@@ -87,7 +89,8 @@ class AndroidEnv(gym.Env):
 
     Args:
         device: The phone to drive (never touched until :meth:`reset`).
-        task: Start state, reward and termination; default :class:`~androidrl.tasks.base.IdleTask`.
+        task: Start state, reward and termination: a Task, a task spec (model or mapping), a
+            built-in task name (``"wifi-on"``) or a YAML path; default an idle task.
         save_dir: Where observation files go; default a temporary directory removed on close.
         dump_xml: Dump the UI XML every step (``obs["xml"]`` is "" when off).
         keep_files: How many distinct screenshots (and XML dumps) stay on disk; an
@@ -112,7 +115,7 @@ class AndroidEnv(gym.Env):
     def __init__(
         self,
         device: Device,
-        task: Task | None = None,
+        task: Task | TaskSpec | dict[str, Any] | str | Path | None = None,
         *,
         save_dir: str | Path | None = None,
         dump_xml: bool = True,
@@ -125,8 +128,6 @@ class AndroidEnv(gym.Env):
     ) -> None:
         if not isinstance(device, Device):
             raise TypeError(f"device must be an androidrl Device, got {type(device).__name__}")
-        if task is not None and not isinstance(task, Task):
-            raise TypeError(f"task must be an androidrl Task, got {type(task).__name__}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if isinstance(keep_files, bool) or not isinstance(keep_files, int) or keep_files < 1:
@@ -134,7 +135,7 @@ class AndroidEnv(gym.Env):
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
         self.device = device
-        self.task = task or IdleTask()
+        self.task = make_task(task)
         self.dump_xml = dump_xml
         self.keep_files = keep_files
         self.max_steps = max_steps if max_steps is not None else self.task.max_steps
@@ -227,7 +228,8 @@ class AndroidEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         act = self._to_action(action)
         start = time.perf_counter()
-        info: dict[str, Any] = {"res": "", "action_error": "", "device_error": ""}
+        # The same keys every step (vector envs batch infos by key).
+        info: dict[str, Any] = {"res": "", "action_error": "", "device_error": "", "is_success": False}
         try:
             try:
                 info["res"] = self._perform(act)
@@ -249,6 +251,7 @@ class AndroidEnv(gym.Env):
         truncated = not terminated and self.max_steps is not None and self._episode_step >= self.max_steps
         self._needs_reset = terminated or truncated
         info["episode_step"] = self._episode_step
+        info["is_success"] = bool(evaluation.is_success)
         info.update(evaluation.info)
         if self.timings:
             info["timings_ms"] = {"action": t_action, "task": t_task, **snapshot.timings_ms, "total": _ms(start)}

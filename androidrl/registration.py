@@ -9,6 +9,7 @@ import gymnasium as gym
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
 from androidrl.tasks.base import Task
+from androidrl.tasks.registry import builtin_specs, gym_id
 
 VIRTUAL_PHONE_ID = "androidrl/VirtualPhone-v0"
 
@@ -18,7 +19,7 @@ def make_virtual_env(
     height: int = 2400,
     density: int = 420,
     seed: int = 0,
-    task: Task | None = None,
+    task: Task | str | None = None,
     **env_kwargs: Any,
 ) -> AndroidEnv:
     """An :class:`AndroidEnv` on a new in-process virtual phone.
@@ -28,7 +29,7 @@ def make_virtual_env(
         height: Screen height in pixels.
         density: Screen density in dpi.
         seed: The phone's seed.
-        task: The task (default: idle, reward 0).
+        task: The task: a Task, a built-in name, a spec or a YAML path (default: idle, reward 0).
         **env_kwargs: Passed to :class:`AndroidEnv` (``save_dir``, ``dump_xml``...).
     """
     device = VirtualDevice(width=width, height=height, density=density, seed=seed)
@@ -36,6 +37,13 @@ def make_virtual_env(
 
 
 def register_envs() -> None:
-    """Register androidrl's ids with Gymnasium (done on ``import androidrl``)."""
+    """Register androidrl's ids with Gymnasium (done on ``import androidrl``).
+
+    ``androidrl/VirtualPhone-v0`` is the idle phone; every built-in task gets an id of its
+    own on the virtual phone, e.g. ``androidrl/WifiOn-v0`` for ``wifi-on``.
+    """
     if VIRTUAL_PHONE_ID not in gym.registry:
         gym.register(VIRTUAL_PHONE_ID, entry_point=make_virtual_env)
+    for name in builtin_specs():
+        if gym_id(name) not in gym.registry:
+            gym.register(gym_id(name), entry_point=make_virtual_env, kwargs={"task": name})

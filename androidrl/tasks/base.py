@@ -9,12 +9,14 @@ them with the env's observation.
 from __future__ import annotations
 
 import time
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from androidrl.device.base import Device
+from androidrl.device.base import CommandResult, Device
+from androidrl.errors import TaskError
 
 
 class Snapshot:
@@ -28,7 +30,9 @@ class Snapshot:
     def __init__(self, device: Device) -> None:
         self.device = device
         self._xml: str | None = None
+        self._hierarchy: ET.Element | None = None
         self._frame: np.ndarray | None = None
+        self._shell: dict[str, CommandResult] = {}
         #: Milliseconds spent reading each part ("screenshot", "xml").
         self.timings_ms: dict[str, float] = {}
 
@@ -51,6 +55,26 @@ class Snapshot:
         return self._frame
 
     @property
+    def hierarchy(self) -> ET.Element:
+        """The parsed XML (its root element).
+
+        Raises:
+            TaskError: The dump is not valid XML.
+        """
+        if self._hierarchy is None:
+            try:
+                self._hierarchy = ET.fromstring(self.xml)
+            except ET.ParseError as err:
+                raise TaskError(f"the UI dump is not valid XML ({err}): {self.xml[:120]!r}") from None
+        return self._hierarchy
+
+    def shell(self, command: str) -> CommandResult:
+        """Output of a shell command, run once per snapshot."""
+        if command not in self._shell:
+            self._shell[command] = self.device.execute(command)
+        return self._shell[command]
+
+    @property
     def has_xml(self) -> bool:
         """Whether the XML was already read this step."""
         return self._xml is not None
@@ -62,6 +86,7 @@ class Evaluation:
 
     reward: float = 0.0
     terminated: bool = False
+    is_success: bool = False
     info: dict[str, Any] = field(default_factory=dict)
 
 

@@ -728,6 +728,8 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
             intent.categories += (_next(args, arg),)
         elif arg == "-n":
             intent.component = _component(_next(args, arg))
+        elif arg == "-p":
+            intent.package = _next(args, arg)
         elif arg == "-d":
             intent.data = _next(args, arg)
         elif arg == "-f":

@@ -1,0 +1,126 @@
+"""Evaluate task conditions on what the device shows, through a :class:`~androidrl.tasks.base.Snapshot`.
+
+UI conditions read the snapshot's XML (dumped at most once per step), shell conditions
+its cached command outputs, foreground conditions the ``mCurrentFocus`` line of
+``dumpsys window`` — so a step asks the device each thing at most once, whatever the
+number of conditions.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from androidrl.errors import TaskError
+from androidrl.tasks.base import Snapshot
+from androidrl.tasks.spec import (
+    AllCondition,
+    AnyCondition,
+    Condition,
+    ForegroundCondition,
+    NodeCondition,
+    NotCondition,
+    Selector,
+    ShellCondition,
+)
+
+_EXACT = {
+    "resource_id": "resource-id",
+    "text": "text",
+    "content_desc": "content-desc",
+    "class_name": "class",
+    "package": "package",
+}
+_REGEX = {"text_regex": "text", "content_desc_regex": "content-desc"}
+_FLAGS = ("checked", "checkable", "clickable", "enabled", "focused", "selected", "scrollable")
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)")
+_FOCUSED_APP = re.compile(r"mFocusedApp=ActivityRecord\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)")
+
+
+def matches(node: ET.Element, selector: Selector) -> bool:
+    """Whether one ``<node>`` satisfies every attribute of ``selector``."""
+    attrs = node.attrib
+    for field, attr in _EXACT.items():
+        wanted = getattr(selector, field)
+        if wanted is not None and attrs.get(attr) != wanted:
+            return False
+    for field, attr in _REGEX.items():
+        pattern = getattr(selector, field)
+        if pattern is not None and re.search(pattern, attrs.get(attr, "")) is None:
+            return False
+    for flag in _FLAGS:
+        wanted = getattr(selector, flag)
+        if wanted is not None and (attrs.get(flag) == "true") != wanted:
+            return False
+    return all(any(matches(d, sub) for d in node.iter("node") if d is not node) for sub in selector.has)
+
+
+def find_nodes(root: ET.Element, selector: Selector) -> list[ET.Element]:
+    """Every node matching ``selector``, in document order."""
+    return [node for node in root.iter("node") if matches(node, selector)]
+
+
+def node_center(node: ET.Element) -> tuple[int, int]:
+    """The centre pixel of a node's bounds."""
+    match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
+    if match is None:
+        raise TaskError(f"node has no bounds: {node.attrib}")
+    left, top, right, bottom = map(int, match.groups())
+    return (left + right) // 2, (top + bottom) // 2
+
+
+def foreground(dumpsys_window: str) -> tuple[str, str] | None:
+    """(package, full activity class) in front, from ``dumpsys window`` output."""
+    match = _FOCUS.search(dumpsys_window) or _FOCUSED_APP.search(dumpsys_window)
+    if match is None:
+        return None
+    package, activity = match.groups()
+    return package, package + activity if activity.startswith(".") else activity
+
+
+def holds(condition: Condition, snapshot: Snapshot) -> bool:
+    """Evaluate ``condition`` on the device state ``snapshot`` reads."""
+    if isinstance(condition, NodeCondition):
+        count = len(find_nodes(snapshot.hierarchy, condition.node))
+        if condition.min_count is not None or condition.max_count is not None:
+            low = condition.min_count if condition.min_count is not None else 0
+            high = condition.max_count if condition.max_count is not None else count
+            return low <= count <= high
+        return (count > 0) == condition.present
+    if isinstance(condition, ShellCondition):
+        result = snapshot.shell(condition.shell)
+        output = result.text.strip()
+        if condition.exit_code is not None:
+            return result.exit_code == condition.exit_code
+        if condition.equals is not None:
+            return output == condition.equals
+        if condition.matches is not None:
+            return re.search(condition.matches, output) is not None
+        return condition.contains in output
+    if isinstance(condition, ForegroundCondition):
+        return _foreground_holds(condition, snapshot)
+    if isinstance(condition, AllCondition):
+        return all(holds(c, snapshot) for c in condition.all)
+    if isinstance(condition, AnyCondition):
+        return any(holds(c, snapshot) for c in condition.any)
+    if isinstance(condition, NotCondition):
+        return not holds(condition.not_, snapshot)
+    raise TypeError(f"not a condition: {condition!r}")
+
+
+def _foreground_holds(condition: ForegroundCondition, snapshot: Snapshot) -> bool:
+    front = foreground(snapshot.shell("dumpsys window").text)
+    if front is None:
+        return False
+    package, activity = front
+    want = condition.foreground
+    if want.package is not None and package != want.package:
+        return False
+    if want.package_regex is not None and re.search(want.package_regex, package) is None:
+        return False
+    if want.activity is not None:
+        expected = package + want.activity if want.activity.startswith(".") else want.activity
+        if activity != expected:
+            return False
+    return want.activity_regex is None or re.search(want.activity_regex, activity) is not None

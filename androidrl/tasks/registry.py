@@ -1,0 +1,53 @@
+"""Built-in tasks, and turning whatever a user passes as ``task=`` into a Task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from androidrl.errors import TaskError
+from androidrl.tasks.base import IdleTask, Task
+from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
+from androidrl.tasks.spec_task import SpecTask
+
+BUILTIN_DIR = Path(__file__).with_name("builtin")
+
+
+def builtin_specs() -> dict[str, TaskSpec]:
+    """Every built-in task spec by name, easiest first (as listed in the README)."""
+    specs = {}
+    for path in sorted(BUILTIN_DIR.glob("*.yaml")):
+        spec = load_spec(path)
+        specs[spec.name] = spec
+    order = ["tap-target", "open-app", "wifi-on", "airplane-home", "notes-word", "find-about-phone"]
+    return {name: specs[name] for name in sorted(specs, key=lambda n: (order.index(n) if n in order else 99, n))}
+
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of a built-in task on the virtual phone, e.g. ``androidrl/WifiOn-v0``."""
+    return "androidrl/" + "".join(part.capitalize() for part in name.replace("_", "-").split("-")) + "-v0"
+
+
+def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | None) -> Task:
+    """A Task from a Task, a spec (model or mapping), a built-in name, or a YAML path.
+
+    Raises:
+        TaskError: The name is neither built in nor a file, or the spec is invalid.
+    """
+    if task is None:
+        return IdleTask()
+    if isinstance(task, Task):
+        return task
+    if isinstance(task, TaskSpec):
+        return SpecTask(task)
+    if isinstance(task, dict):
+        return SpecTask(parse_spec(task))
+    if isinstance(task, (str, Path)):
+        builtins = builtin_specs()
+        if str(task) in builtins:
+            return SpecTask(builtins[str(task)])
+        path = Path(task)
+        if path.suffix in (".yaml", ".yml") or path.exists():
+            return SpecTask(load_spec(path))
+        raise TaskError(f"unknown task {str(task)!r}: not a built-in ({', '.join(builtins)}) and not a YAML file")
+    raise TypeError(f"task must be a Task, a TaskSpec, a mapping, a built-in name or a path, got {type(task).__name__}")

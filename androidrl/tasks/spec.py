@@ -1,0 +1,495 @@
+"""The YAML task format: a validated schema, with errors that name the key path.
+
+A task file looks like::
+
+    name: wifi-on
+    description: Turn Wi-Fi on in Settings.
+    apps: [com.android.settings]
+    stock_android: true            # runs unchanged on an emulator
+    max_steps: 30
+    params:                        # drawn from the env's seeded RNG every episode
+      target: {choice: [wifi, bluetooth]}
+    instruction: Turn {target} on
+    setup: []                      # steps run once per env
+    reset:                         # steps run at every episode start
+      - shell: svc wifi disable
+      - home
+    success: {shell: settings get global wifi_on, matches: "^[12]$"}
+    failure: {foreground: {package: com.android.chrome}}
+    reward: {success: 1.0, step: -0.01, subgoals: [{name: settings, reward: 0.2, when: ...}]}
+
+Steps: ``shell`` (a command that must exit 0), ``home``, ``back``, ``key``, ``launch`` (an app
+or component, with intent extras), ``tap`` (pixels or a UI node), ``text``, ``wait`` (until
+a condition holds, with a timeout) and ``sleep``. Conditions: ``node`` (a UI node matching a
+selector, present, absent or counted), ``shell`` (output compared to a value or regex),
+``foreground`` (package/activity in front) and ``all``/``any``/``not``. Strings may use
+``{param}`` placeholders (``{param.key}`` for a field of a chosen mapping), plus
+``{instruction}`` and ``{seed}`` (a fresh random int each episode).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from androidrl.errors import TaskError
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
+BUILTIN_PLACEHOLDERS = ("instruction", "seed")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+# ---------------------------------------------------------------------------- conditions
+
+
+class Selector(_Model):
+    """Which UI nodes match: every given attribute must hold.
+
+    ``text``/``content_desc``/``resource_id``/``class``/``package`` match exactly; the
+    ``*_regex`` forms search; booleans compare the node's flags; ``has`` lists selectors
+    that must each match a descendant (e.g. the settings row that holds both the title
+    "Wi-Fi" and a checked switch).
+    """
+
+    resource_id: str | None = None
+    text: str | None = None
+    text_regex: str | None = None
+    content_desc: str | None = None
+    content_desc_regex: str | None = None
+    class_name: str | None = Field(default=None, alias="class")
+    package: str | None = None
+    checked: bool | None = None
+    checkable: bool | None = None
+    clickable: bool | None = None
+    enabled: bool | None = None
+    focused: bool | None = None
+    selected: bool | None = None
+    scrollable: bool | None = None
+    has: tuple[Selector, ...] = ()
+
+    @field_validator("text_regex", "content_desc_regex")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        return _check_regex(value)
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Selector:
+        if not self.model_dump(exclude_defaults=True):
+            raise ValueError("a node selector needs at least one attribute (text, resource_id, class, ...)")
+        return self
+
+
+class NodeCondition(_Model):
+    """A UI node: present (default), absent, or counted."""
+
+    node: Selector
+    present: bool = True
+    min_count: int | None = Field(default=None, ge=0)
+    max_count: int | None = Field(default=None, ge=0)
+
+
+class ShellCondition(_Model):
+    """A shell command's stripped output equals, matches or contains a value (or its exit code)."""
+
+    shell: str = Field(min_length=1)
+    equals: str | None = None
+    matches: str | None = None
+    contains: str | None = None
+    exit_code: int | None = None
+
+    @field_validator("matches")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        return _check_regex(value)
+
+    @model_validator(mode="after")
+    def _one_test(self) -> ShellCondition:
+        tests = [f for f in ("equals", "matches", "contains", "exit_code") if getattr(self, f) is not None]
+        if len(tests) != 1:
+            raise ValueError(
+                f"a shell condition needs exactly one of equals, matches, contains, exit_code; got {tests}"
+            )
+        return self
+
+
+class Foreground(_Model):
+    """What is in front: the package (exact or regex) and/or the activity (full or short name, or regex)."""
+
+    package: str | None = None
+    package_regex: str | None = None
+    activity: str | None = None
+    activity_regex: str | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Foreground:
+        if not self.model_dump(exclude_defaults=True):
+            raise ValueError("foreground needs package, package_regex, activity or activity_regex")
+        for value in (self.package_regex, self.activity_regex):
+            _check_regex(value)
+        return self
+
+
+class ForegroundCondition(_Model):
+    """The foreground app or activity."""
+
+    foreground: Foreground
+
+
+class AllCondition(_Model):
+    """Every sub-condition holds."""
+
+    all: tuple[Condition, ...] = Field(min_length=1)
+
+    @field_validator("all", mode="before")
+    @classmethod
+    def _items(cls, value: Any) -> Any:
+        return _parse_conditions(value)
+
+
+class AnyCondition(_Model):
+    """At least one sub-condition holds."""
+
+    any: tuple[Condition, ...] = Field(min_length=1)
+
+    @field_validator("any", mode="before")
+    @classmethod
+    def _items(cls, value: Any) -> Any:
+        return _parse_conditions(value)
+
+
+class NotCondition(_Model):
+    """The sub-condition does not hold."""
+
+    not_: Condition = Field(alias="not")
+
+    @field_validator("not_", mode="before")
+    @classmethod
+    def _item(cls, value: Any) -> Any:
+        return _parse_condition(value)
+
+
+_CONDITION_KINDS = {
+    "node": NodeCondition,
+    "shell": ShellCondition,
+    "foreground": ForegroundCondition,
+    "all": AllCondition,
+    "any": AnyCondition,
+    "not": NotCondition,
+}
+
+
+class _NestedErrors(ValueError):
+    """Errors of a condition validated by hand, kept with their own key paths."""
+
+    def __init__(self, items: list[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{path}: {message}" for path, message in items))
+        self.items = items
+
+
+def _parse_condition(value: Any) -> Any:
+    """Pick the condition model by its key, with a clear message when the key is missing."""
+    if isinstance(value, BaseModel):
+        return value
+    if not isinstance(value, dict):
+        raise ValueError(f"a condition must be a mapping with one of {sorted(_CONDITION_KINDS)}, got {value!r}")
+    kinds = [k for k in _CONDITION_KINDS if k in value]
+    if len(kinds) != 1:
+        raise ValueError(f"a condition needs exactly one of {sorted(_CONDITION_KINDS)}, got keys {sorted(value)}")
+    try:
+        return _CONDITION_KINDS[kinds[0]].model_validate(value)
+    except ValidationError as err:
+        raise _NestedErrors(error_items(err)) from None
+
+
+def _parse_conditions(value: Any) -> Any:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected a list of conditions, got {value!r}")
+    parsed, errors = [], []
+    for i, item in enumerate(value):
+        try:
+            parsed.append(_parse_condition(item))
+        except _NestedErrors as err:
+            errors += [(_join(f"[{i}]", path), message) for path, message in err.items]
+        except ValueError as err:
+            errors.append((f"[{i}]", str(err)))
+    if errors:
+        raise _NestedErrors(errors)
+    return tuple(parsed)
+
+
+Condition = NodeCondition | ShellCondition | ForegroundCondition | AllCondition | AnyCondition | NotCondition
+
+
+# ---------------------------------------------------------------------------- steps
+
+
+class Launch(_Model):
+    """Start an app (its launcher activity) or a component, optionally stopping it first."""
+
+    package: str | None = None
+    component: str | None = None
+    action: str | None = None
+    extras: dict[str, str | int | bool] = Field(default_factory=dict)
+    stop: bool = True
+
+    @model_validator(mode="after")
+    def _target(self) -> Launch:
+        if sum(v is not None for v in (self.package, self.component, self.action)) != 1:
+            raise ValueError("launch needs exactly one of package, component, action")
+        if self.component is not None and "/" not in self.component:
+            raise ValueError(f"component must be package/activity, got {self.component!r}")
+        return self
+
+
+class TapTarget(_Model):
+    """Where to tap: pixels, or the centre of the first UI node matching a selector."""
+
+    x: int | None = Field(default=None, ge=0)
+    y: int | None = Field(default=None, ge=0)
+    node: Selector | None = None
+
+    @model_validator(mode="after")
+    def _where(self) -> TapTarget:
+        if (self.node is None) == (self.x is None or self.y is None):
+            raise ValueError("tap needs either x and y, or node")
+        return self
+
+
+class Wait(_Model):
+    """Wait until a condition holds."""
+
+    until: Condition
+    timeout: float = Field(default=10.0, gt=0)
+    interval: float = Field(default=0.1, gt=0)
+
+    @field_validator("until", mode="before")
+    @classmethod
+    def _until(cls, value: Any) -> Any:
+        return _parse_condition(value)
+
+
+class Step(_Model):
+    """One setup/reset step: exactly one of its fields is set."""
+
+    shell: str | None = None
+    check: bool = True  # for shell: fail the step on a non-zero exit code
+    home: bool | None = None
+    back: bool | None = None
+    key: str | None = None
+    launch: Launch | None = None
+    tap: TapTarget | None = None
+    text: str | None = None
+    wait: Wait | None = None
+    sleep: float | None = Field(default=None, ge=0, le=60)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, value: Any) -> Any:
+        if value in ("home", "back"):
+            return {value: True}
+        return value
+
+    @model_validator(mode="after")
+    def _one_action(self) -> Step:
+        actions = [
+            f
+            for f in ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
+            if getattr(self, f) is not None
+        ]
+        if len(actions) != 1:
+            raise ValueError(
+                "a step needs exactly one of shell, home, back, key, launch, tap, text, wait, sleep; "
+                f"got {actions or 'none'}"
+            )
+        return self
+
+    @property
+    def kind(self) -> str:
+        """Which action this step is."""
+        return next(
+            f
+            for f in ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
+            if getattr(self, f) is not None
+        )
+
+    def describe(self) -> str:
+        """A short text for error messages."""
+        value = getattr(self, self.kind)
+        return self.kind if value is True else f"{self.kind}: {value if isinstance(value, str) else value!r}"
+
+
+# ---------------------------------------------------------------------------- task
+
+
+class Param(_Model):
+    """A random parameter: one of ``choice`` (values or mappings), or an int in ``randint`` (inclusive)."""
+
+    choice: tuple[str | int | dict[str, str | int], ...] | None = Field(default=None, min_length=1)
+    randint: tuple[int, int] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Param:
+        if (self.choice is None) == (self.randint is None):
+            raise ValueError("a param needs exactly one of choice, randint")
+        if self.randint is not None and self.randint[0] > self.randint[1]:
+            raise ValueError(f"randint low > high: {list(self.randint)}")
+        return self
+
+
+class Subgoal(_Model):
+    """A partial reward paid once per episode, the first time ``when`` holds."""
+
+    name: str = Field(min_length=1)
+    reward: float
+    when: Condition
+
+    @field_validator("when", mode="before")
+    @classmethod
+    def _when(cls, value: Any) -> Any:
+        return _parse_condition(value)
+
+
+class Reward(_Model):
+    """Reward shaping."""
+
+    success: float = 1.0
+    failure: float = 0.0
+    step: float = 0.0
+    subgoals: tuple[Subgoal, ...] = ()
+
+
+class TaskSpec(_Model):
+    """A task: its start state, goal, reward and length."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    description: str = ""
+    apps: tuple[str, ...] = ()
+    stock_android: bool = False
+    max_steps: int = Field(default=50, ge=1)
+    params: dict[str, Param] = Field(default_factory=dict)
+    instruction: str = ""
+    setup: tuple[Step, ...] = ()
+    reset: tuple[Step, ...] = ()
+    reset_retries: int = Field(default=2, ge=0, le=10)
+    success: Condition
+    failure: Condition | None = None
+    reward: Reward = Field(default_factory=Reward)
+
+    @field_validator("success", "failure", mode="before")
+    @classmethod
+    def _conditions(cls, value: Any) -> Any:
+        return None if value is None else _parse_condition(value)
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> TaskSpec:
+        known = set(self.params) | set(BUILTIN_PLACEHOLDERS)
+        for path, text in _strings(self.model_dump(by_alias=True, exclude={"params", "name", "description"})):
+            for match in _PLACEHOLDER.finditer(text):
+                if match.group(1) not in known:
+                    raise ValueError(
+                        f"{path}: unknown placeholder {{{match.group(1)}}}; params are {sorted(self.params)}"
+                    )
+        subgoal_names = [s.name for s in self.reward.subgoals]
+        if len(set(subgoal_names)) != len(subgoal_names):
+            raise ValueError(f"reward.subgoals: names must be unique, got {subgoal_names}")
+        return self
+
+
+# Conditions nest: resolve the forward references now that every model exists.
+for _model in (Selector, AllCondition, AnyCondition, NotCondition, Wait, Step, Subgoal, Reward, TaskSpec):
+    _model.model_rebuild()
+
+
+def _check_regex(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            re.compile(value)
+        except re.error as err:
+            raise ValueError(f"invalid regex {value!r}: {err}") from None
+    return value
+
+
+def _strings(data: Any, path: str = "") -> list[tuple[str, str]]:
+    """Every string in nested dicts/lists with its key path."""
+    if isinstance(data, str):
+        return [(path, data)]
+    if isinstance(data, dict):
+        return [item for k, v in data.items() for item in _strings(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(data, (list, tuple)):
+        return [item for i, v in enumerate(data) for item in _strings(v, f"{path}[{i}]")]
+    return []
+
+
+def _join(path: str, part: str) -> str:
+    if not part:
+        return path
+    if not path or part.startswith("["):
+        return path + part
+    return f"{path}.{part}"
+
+
+def error_items(err: ValidationError) -> list[tuple[str, str]]:
+    """(key path, message) of every error, e.g. ``("reset[2].wait.timeout", "...")``."""
+    items = []
+    for item in err.errors():
+        path = ""
+        for part in item["loc"]:
+            path = _join(path, f"[{part}]" if isinstance(part, int) else str(part))
+        nested = item.get("ctx", {}).get("error")
+        if isinstance(nested, _NestedErrors):
+            items += [(_join(path, sub), message) for sub, message in nested.items]
+            continue
+        message = item["msg"].removeprefix("Value error, ")
+        got = item.get("input")
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif item["type"] not in ("value_error", "missing") and not isinstance(got, (dict, list)):
+            message += f", got {got!r}"
+        items.append((path, message))
+    return items
+
+
+def format_errors(err: ValidationError) -> str:
+    """Pydantic errors as ``key.path[2].name: message`` lines."""
+    return "\n".join(f"{path or '(top level)'}: {message}" for path, message in error_items(err))
+
+
+def parse_spec(data: Any, source: str = "task") -> TaskSpec:
+    """A validated :class:`TaskSpec` from a mapping.
+
+    Raises:
+        TaskError: Naming ``source`` and each offending key path.
+    """
+    if not isinstance(data, dict):
+        raise TaskError(f"{source}: a task must be a mapping, got {type(data).__name__}")
+    try:
+        return TaskSpec.model_validate(data)
+    except ValidationError as err:
+        raise TaskError(f"{source}: invalid task\n{format_errors(err)}") from None
+
+
+def load_spec(path: str | Path) -> TaskSpec:
+    """Read and validate a task YAML file.
+
+    Raises:
+        TaskError: The file is missing, is not YAML, or is not a valid task (with the key paths).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise TaskError(f"{path}: cannot read the task file: {err.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise TaskError(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
+    return parse_spec(data, str(path))

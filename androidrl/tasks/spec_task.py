@@ -1,0 +1,197 @@
+"""SpecTask: a :class:`~androidrl.tasks.base.Task` run from a :class:`~androidrl.tasks.spec.TaskSpec`.
+
+Each episode draws the spec's parameters from the env's seeded RNG, fills the
+``{placeholders}``, runs the reset steps (retrying a bounded number of times), and then
+scores every step: the per-step reward, each sub-goal's reward the first time it holds,
+and the success or failure reward when the episode ends.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import shlex
+import time
+from typing import Any
+
+import numpy as np
+
+from androidrl.device.base import Device
+from androidrl.errors import DeviceCommandError, TaskError
+from androidrl.tasks.base import Evaluation, Snapshot, Task
+from androidrl.tasks.conditions import find_nodes, holds, node_center
+from androidrl.tasks.spec import _PLACEHOLDER, Launch, Step, TaskSpec
+
+_RETRY_PAUSE = 0.5  # seconds between reset attempts
+
+
+def draw_params(spec: TaskSpec, rng: np.random.Generator) -> dict[str, Any]:
+    """One episode's parameter values (plus ``seed``), drawn from ``rng``."""
+    values: dict[str, Any] = {}
+    for name, param in spec.params.items():
+        if param.choice is not None:
+            values[name] = param.choice[int(rng.integers(len(param.choice)))]
+        else:
+            low, high = param.randint
+            values[name] = int(rng.integers(low, high + 1))
+    values["seed"] = int(rng.integers(0, 2**31 - 1))
+    return values
+
+
+def fill(data: Any, values: dict[str, Any]) -> Any:
+    """Replace ``{name}``/``{name.key}`` in every string of ``data``.
+
+    A string that is a single placeholder takes the value itself, so an int parameter
+    stays an int (e.g. an ``--ei`` intent extra).
+    """
+    if isinstance(data, str):
+        whole = _PLACEHOLDER.fullmatch(data)
+        if whole:
+            return _lookup(values, *whole.groups())
+        return _PLACEHOLDER.sub(lambda m: str(_lookup(values, *m.groups())), data)
+    if isinstance(data, dict):
+        return {k: fill(v, values) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [fill(v, values) for v in data]
+    return data
+
+
+def _lookup(values: dict[str, Any], name: str, key: str | None) -> Any:
+    value = values[name]
+    if key is None:
+        return value
+    if not isinstance(value, dict) or key not in value:
+        raise TaskError(f"placeholder {{{name}.{key}}}: {name} is {value!r}, which has no {key!r}")
+    return value[key]
+
+
+class SpecTask(Task):
+    """A task defined by a YAML spec (see :mod:`androidrl.tasks.spec`)."""
+
+    def __init__(self, spec: TaskSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.max_steps = spec.max_steps
+        self._episode = spec
+        self._reached: set[str] = set()
+        self.params: dict[str, Any] = {}
+        self.instruction = ""
+
+    def __repr__(self) -> str:
+        return f"SpecTask({self.name!r})"
+
+    def setup(self, device: Device) -> None:
+        """Run the spec's setup steps (once per env)."""
+        run_steps(device, self.spec.setup, f"task {self.name}: setup")
+
+    def reset(self, device: Device, rng: np.random.Generator) -> dict[str, Any]:
+        """Draw parameters, fill placeholders, run the reset steps (with retries)."""
+        values = draw_params(self.spec, rng)
+        values["instruction"] = fill(self.spec.instruction, values)
+        data = fill(self.spec.model_dump(by_alias=True, exclude_unset=True, exclude={"params"}), values)
+        self._episode = TaskSpec.model_validate({**data, "params": {}})
+        self.params = {k: v for k, v in values.items() if k not in ("instruction",)}
+        self.instruction = str(values["instruction"])
+        self._reached = set()
+        attempts = self.spec.reset_retries + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                run_steps(device, self._episode.reset, f"task {self.name}: reset")
+                break
+            except (TaskError, DeviceCommandError) as err:
+                if attempt == attempts:
+                    raise TaskError(f"{err} (gave up after {attempts} attempts)") from None
+                time.sleep(_RETRY_PAUSE)
+        return {"params": copy.deepcopy(self.params), "instruction": self.instruction}
+
+    def evaluate(self, snapshot: Snapshot) -> Evaluation:
+        """Step reward, new sub-goals, success or failure."""
+        spec = self._episode
+        reward = spec.reward.step
+        for goal in spec.reward.subgoals:
+            if goal.name not in self._reached and holds(goal.when, snapshot):
+                self._reached.add(goal.name)
+                reward += goal.reward
+        success = holds(spec.success, snapshot)
+        failure = not success and spec.failure is not None and holds(spec.failure, snapshot)
+        if success:
+            reward += spec.reward.success
+        elif failure:
+            reward += spec.reward.failure
+        info = {"subgoals": sorted(self._reached), "failed": failure, "params": copy.deepcopy(self.params)}
+        return Evaluation(reward=reward, terminated=success or failure, is_success=success, info=info)
+
+
+# ---------------------------------------------------------------------------- steps
+
+
+def run_steps(device: Device, steps: tuple[Step, ...], where: str) -> None:
+    """Run steps in order.
+
+    Raises:
+        TaskError: A step failed, naming ``where`` and the step.
+    """
+    for index, step in enumerate(steps, start=1):
+        try:
+            _run_step(device, step)
+        except TaskError as err:
+            raise TaskError(f"{where} step {index} ({step.describe()}): {err}") from None
+        except DeviceCommandError as err:
+            raise TaskError(f"{where} step {index} ({step.describe()}): {err}") from None
+
+
+def _run_step(device: Device, step: Step) -> None:
+    kind = step.kind
+    if kind == "shell":
+        device.shell(step.shell, check=step.check)
+    elif kind == "home":
+        device.home()
+    elif kind == "back":
+        device.back()
+    elif kind == "key":
+        device.key(step.key)
+    elif kind == "text":
+        device.text(step.text)
+    elif kind == "sleep":
+        time.sleep(step.sleep)
+    elif kind == "launch":
+        _launch(device, step.launch)
+    elif kind == "tap":
+        if step.tap.node is None:
+            device.tap(step.tap.x, step.tap.y)
+        else:
+            nodes = find_nodes(Snapshot(device).hierarchy, step.tap.node)
+            if not nodes:
+                raise TaskError(f"no UI node matches {step.tap.node.model_dump(exclude_defaults=True)}")
+            device.tap(*node_center(nodes[0]))
+    elif kind == "wait":
+        deadline = time.monotonic() + step.wait.timeout
+        while not holds(step.wait.until, Snapshot(device)):
+            if time.monotonic() >= deadline:
+                raise TaskError(f"the condition did not hold within {step.wait.timeout:g} s")
+            time.sleep(step.wait.interval)
+
+
+def launch_command(launch: Launch) -> str:
+    """The ``am start`` command line for a launch step (extras typed: --es, --ei, --ez)."""
+    parts = ["am", "start"]
+    if launch.stop:
+        parts.append("-S")
+    if launch.component is not None:
+        parts += ["-n", launch.component]
+    elif launch.package is not None:
+        parts += ["-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", "-p", launch.package]
+    else:
+        parts += ["-a", launch.action]
+    for key, value in launch.extras.items():
+        flag = "--ez" if isinstance(value, bool) else "--ei" if isinstance(value, int) else "--es"
+        parts += [flag, key, str(value).lower() if isinstance(value, bool) else str(value)]
+    return shlex.join(parts)
+
+
+def _launch(device: Device, launch: Launch) -> None:
+    result = device.execute(launch_command(launch))
+    # `am start` exits 0 even when nothing starts: its errors are on stderr.
+    errors = [line for line in result.stderr.decode("utf-8", "replace").splitlines() if re.match(r"Error", line)]
+    if result.exit_code != 0 or errors:
+        raise TaskError(f"`{launch_command(launch)}` failed: {' '.join(errors) or result.exit_code}")

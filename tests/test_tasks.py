@@ -1,0 +1,163 @@
+"""Built-in tasks end to end: scripted solutions succeed (in process and over adb), random play does not."""
+
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from androidrl import AndroidEnv, EnvAction, EnvActionType
+from androidrl.tasks import builtin_specs, gym_id, make_task
+
+from conftest import center, node_bounds
+
+T = EnvActionType
+
+
+def tap(env, **attrs):
+    return env.step(EnvAction(action_type=T.SYSTEM_TAP, coord=center(node_bounds(env.xml, **attrs))))
+
+
+def solve_tap_target(env, info):
+    return [tap(env, resource_id="com.androidrl.practice:id/target")]
+
+
+def solve_open_app(env, info):
+    return [tap(env, text=info["params"]["app"]["label"])]
+
+
+def solve_wifi_on(env, info):
+    return [tap(env, text="Settings"), tap(env, text="Network &amp; internet"), tap(env, text="Wi-Fi")]
+
+
+def solve_airplane_home(env, info):
+    return [
+        tap(env, text="Settings"),
+        tap(env, text="Network &amp; internet"),
+        tap(env, text="Airplane mode"),
+        env.step(EnvAction(action_type=T.SYSTEM_HOME)),
+    ]
+
+
+def solve_notes_word(env, info):
+    word = info["params"]["word"]
+    return [
+        tap(env, resource_id="com.androidrl.notes:id/note_input"),
+        env.step(EnvAction(action_type=T.USER_INPUT, input_txt=word)),
+        env.step(EnvAction(action_type=T.SYSTEM_ENTER)),
+    ]
+
+
+def solve_find_about_phone(env, info):
+    results = []
+    while 'text="About phone"' not in env.xml:
+        results.append(env.step(EnvAction(action_type=T.USER_SWIPE, coord=(180, 600), orient="up", dist="medium")))
+    results.append(tap(env, text="About phone"))
+    return results
+
+
+SOLUTIONS = {
+    "tap-target": (solve_tap_target, -0.05 + 1.0),
+    "open-app": (solve_open_app, -0.02 + 1.0),
+    "wifi-on": (solve_wifi_on, 3 * -0.01 + 0.1 + 0.2 + 1.0),
+    "airplane-home": (solve_airplane_home, 4 * -0.01 + 0.5 + 1.0),
+    "notes-word": (solve_notes_word, 3 * -0.02 + 0.1 + 0.3 + 1.0),
+    "find-about-phone": (solve_find_about_phone, None),  # the number of swipes depends on the screen
+}
+
+
+def test_every_builtin_has_a_scripted_solution_and_a_gym_id():
+    assert set(SOLUTIONS) == set(builtin_specs())
+    assert sum(spec.stock_android for spec in builtin_specs().values()) >= 3
+    for name in builtin_specs():
+        assert gym_id(name) in gym.registry
+
+
+@pytest.mark.parametrize("name", sorted(SOLUTIONS))
+def test_scripted_solution_succeeds_with_the_specified_reward(name, device, tmp_path):
+    env = AndroidEnv(device, task=name, save_dir=tmp_path)
+    solve, expected = SOLUTIONS[name]
+    for seed in (0, 1):
+        obs, info = env.reset(seed=seed)
+        assert info["task"] == name and isinstance(info["instruction"], str)
+        results = solve(env, info)
+        *_, (obs, reward, terminated, truncated, last_info) = results
+        assert terminated and not truncated and last_info["is_success"]
+        assert not any(r[2] for r in results[:-1])  # nothing ended early
+        total = sum(r[1] for r in results)
+        if expected is not None:
+            assert total == pytest.approx(expected)
+        spec = builtin_specs()[name]
+        assert sorted(last_info["subgoals"]) == sorted(g.name for g in spec.reward.subgoals)
+    env.close()
+
+
+@pytest.mark.parametrize("name", sorted(SOLUTIONS))
+def test_random_play_rarely_succeeds_and_truncates_at_max_steps(name, phone, tmp_path):
+    from androidrl.device import VirtualDevice
+
+    env = AndroidEnv(VirtualDevice(phone), task=name, save_dir=tmp_path, dump_xml=False)
+    env.action_space.seed(0)
+    max_steps = builtin_specs()[name].max_steps
+    successes = 0
+    episodes = 3
+    for episode in range(episodes):
+        env.reset(seed=episode)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            *_, terminated, truncated, info = env.step(env.action_space.sample())
+        successes += info["is_success"]
+        if not terminated:
+            assert truncated and info["episode_step"] == max_steps
+    assert successes < episodes
+    env.close()
+
+
+def test_parameters_and_screens_repeat_under_a_seed(phone, tmp_path):
+    from androidrl.device import VirtualDevice
+
+    env = AndroidEnv(VirtualDevice(phone), task="tap-target", save_dir=tmp_path)
+    _, first = env.reset(seed=5)
+    frame = env.frame.copy()
+    env.step(EnvAction(action_type=T.SYSTEM_TAP, coord=(5, 300)))
+    _, again = env.reset(seed=5)
+    assert first["params"] == again["params"] and np.array_equal(frame, env.frame)
+    _, other = env.reset(seed=6)
+    assert other["params"]["seed"] != first["params"]["seed"]
+    env.close()
+
+
+def test_notes_word_shows_its_instruction_on_screen(device, tmp_path):
+    env = AndroidEnv(device, task="notes-word", save_dir=tmp_path)
+    _, info = env.reset(seed=3)
+    word = info["params"]["word"]
+    assert info["instruction"] == f'Type "{word}" and save it'
+    assert f'text="Type &quot;{word}&quot; and save it" resource-id="com.androidrl.notes:id/instruction"' in env.xml
+    env.close()
+
+
+def test_wrong_note_fails_the_episode(device, tmp_path):
+    env = AndroidEnv(device, task="notes-word", save_dir=tmp_path)
+    env.reset(seed=3)
+    tap(env, resource_id="com.androidrl.notes:id/note_input")
+    env.step(EnvAction(action_type=T.USER_INPUT, input_txt="wrong"))
+    *_, reward, terminated, truncated, info = env.step(EnvAction(action_type=T.SYSTEM_ENTER))
+    assert terminated and info["failed"] and not info["is_success"] and reward == pytest.approx(-0.52)
+    env.close()
+
+
+def test_wifi_on_from_gym_make():
+    env = gym.make("androidrl/WifiOn-v0", width=360, height=800, density=160)
+    obs, info = env.reset(seed=0)
+    assert info["task"] == "wifi-on" and Path(obs["screenshot"]).exists()
+    env.close()
+
+
+def test_make_task_accepts_names_specs_mappings_and_paths(tmp_path):
+    spec = builtin_specs()["wifi-on"]
+    assert make_task("wifi-on").spec == spec
+    assert make_task(spec).spec == spec
+    assert make_task(spec.model_dump(by_alias=True)).spec == spec
+    path = tmp_path / "mine.yaml"
+    path.write_text("name: mine\nsuccess: {shell: echo 1, equals: '1'}\n")
+    assert make_task(path).name == "mine" and make_task(str(path)).name == "mine"
