@@ -93,6 +93,8 @@ class AndroidEnv(gym.Env):
             built-in task name (``"wifi-on"``) or a YAML path; default an idle task.
         save_dir: Where observation files go; default a temporary directory removed on close.
         dump_xml: Dump the UI XML every step (``obs["xml"]`` is "" when off).
+        write_files: Write the observation files; when off, ``obs`` holds "" and the data is
+            only in :attr:`frame` and :attr:`xml` (wrappers that read those turn it off).
         keep_files: How many distinct screenshots (and XML dumps) stay on disk; an
             unchanged screen reuses its file instead of writing it again.
         screen_size: ``(width, height)`` of the screen, to build the action space without
@@ -119,6 +121,7 @@ class AndroidEnv(gym.Env):
         *,
         save_dir: str | Path | None = None,
         dump_xml: bool = True,
+        write_files: bool = True,
         keep_files: int = 2,
         screen_size: tuple[int, int] | None = None,
         max_steps: int | None = None,
@@ -137,6 +140,7 @@ class AndroidEnv(gym.Env):
         self.device = device
         self.task = make_task(task)
         self.dump_xml = dump_xml
+        self.write_files = write_files
         self.keep_files = keep_files
         self.max_steps = max_steps if max_steps is not None else self.task.max_steps
         self.timings = timings
@@ -270,6 +274,16 @@ class AndroidEnv(gym.Env):
         if self._owns_dir and self._save_dir is not None:
             shutil.rmtree(self._save_dir, ignore_errors=True)
 
+    def shell(self, command: str) -> str:
+        """Run a shell command on the env's device and return its output.
+
+        Handy on vector envs: ``vector_env.call("shell", "svc wifi disable")``.
+
+        Raises:
+            DeviceCommandError: The command exited non-zero.
+        """
+        return self.device.shell(command)
+
     # ------------------------------------------------------------------ MetaGPT API
 
     def observe(self, obs_params: EnvObsParams | None = None) -> dict[str, str] | Path:
@@ -317,13 +331,34 @@ class AndroidEnv(gym.Env):
 
     def _observe(self, snapshot: Snapshot) -> dict[str, str]:
         self.frame = snapshot.frame
-        t0 = time.perf_counter()
-        screenshot_path = self._files["screenshot"].write(self.frame, self._directory())
-        xml_path = self._files["xml"].write(snapshot.xml, self._directory()) if self.dump_xml else ""
-        snapshot.timings_ms["files"] = _ms(t0)
+        if self.dump_xml:
+            snapshot.xml  # noqa: B018  (dump it now, once)
         self.xml = snapshot.xml if snapshot.has_xml else None
+        screenshot_path = xml_path = ""
+        if self.write_files:
+            t0 = time.perf_counter()
+            screenshot_path = self._files["screenshot"].write(self.frame, self._directory())
+            if self.dump_xml:
+                xml_path = self._files["xml"].write(self.xml, self._directory())
+            snapshot.timings_ms["files"] = _ms(t0)
         self._obs = {"screenshot": screenshot_path, "xml": xml_path}
         return dict(self._obs)
+
+    @property
+    def last_screenshot_path(self) -> str:
+        """The screenshot path of the last observation ("" when files are off): :attr:`frame` is its content."""
+        return self._obs["screenshot"] if self._obs else ""
+
+    @property
+    def known_screen_size(self) -> tuple[int, int] | None:
+        """(width, height) if already known, without asking the device."""
+        return self._screen_size
+
+    def current_xml(self) -> str:
+        """The UI XML of the current screen: the last dump if this step made one, else a fresh dump."""
+        if self.xml is None:
+            self.xml = self.device.dump_ui()
+        return self.xml
 
     def _to_action(self, action: EnvAction | dict[str, Any]) -> EnvAction:
         if isinstance(action, dict):

@@ -36,14 +36,45 @@ def make_virtual_env(
     return AndroidEnv(device, task, screen_size=(width, height), **env_kwargs)
 
 
+def make_pixel_env(
+    task: Task | str | None = None,
+    shape: tuple[int, int] = (84, 84),
+    grayscale: bool = False,
+    rows: int = 8,
+    cols: int = 4,
+    width: int = 1080,
+    height: int = 2400,
+    density: int = 420,
+    seed: int = 0,
+    **env_kwargs: Any,
+) -> gym.Env:
+    """A virtual-phone env ready for SB3: screen images in, a Discrete grid of actions out.
+
+    :class:`~androidrl.wrappers.ScreenshotObservation` (``shape``, ``grayscale``) over a
+    :class:`~androidrl.wrappers.DiscreteGridAction` (``rows`` x ``cols`` taps, swipes, back, home).
+    """
+    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
+
+    env = make_virtual_env(width, height, density, seed, task, **env_kwargs)
+    return DiscreteGridAction(ScreenshotObservation(env, shape=shape, grayscale=grayscale), rows=rows, cols=cols)
+
+
+def pixel_id(env_id: str) -> str:
+    """The id of the SB3-ready (pixels, Discrete actions) variant of ``env_id``."""
+    return env_id.replace("-v0", "Pixels-v0")
+
+
 def register_envs() -> None:
     """Register androidrl's ids with Gymnasium (done on ``import androidrl``).
 
     ``androidrl/VirtualPhone-v0`` is the idle phone; every built-in task gets an id of its
-    own on the virtual phone, e.g. ``androidrl/WifiOn-v0`` for ``wifi-on``.
+    own on the virtual phone, e.g. ``androidrl/WifiOn-v0`` for ``wifi-on``. Each id has a
+    ``...Pixels-v0`` twin ready for SB3 (images in, Discrete actions out).
     """
-    if VIRTUAL_PHONE_ID not in gym.registry:
-        gym.register(VIRTUAL_PHONE_ID, entry_point=make_virtual_env)
-    for name in builtin_specs():
-        if gym_id(name) not in gym.registry:
-            gym.register(gym_id(name), entry_point=make_virtual_env, kwargs={"task": name})
+    ids = {VIRTUAL_PHONE_ID: None, **{gym_id(name): name for name in builtin_specs()}}
+    for env_id, task in ids.items():
+        kwargs = {"task": task} if task else {}
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point=make_virtual_env, kwargs=kwargs)
+        if pixel_id(env_id) not in gym.registry:
+            gym.register(pixel_id(env_id), entry_point=make_pixel_env, kwargs=kwargs)

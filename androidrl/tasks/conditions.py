@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 from androidrl.errors import TaskError
 from androidrl.tasks.base import Snapshot
@@ -68,6 +69,63 @@ def node_center(node: ET.Element) -> tuple[int, int]:
         raise TaskError(f"node has no bounds: {node.attrib}")
     left, top, right, bottom = map(int, match.groups())
     return (left + right) // 2, (top + bottom) // 2
+
+
+@dataclass(frozen=True)
+class UIElement:
+    """One node of a UI dump, with the attributes agents act on."""
+
+    bounds: tuple[int, int, int, int]
+    text: str
+    content_desc: str
+    resource_id: str
+    class_name: str
+    clickable: bool
+    long_clickable: bool
+    scrollable: bool
+    label: str  # what to call it: its text, or its first descendant's, or its id or class
+
+    @property
+    def center(self) -> tuple[int, int]:
+        """The centre pixel."""
+        return (self.bounds[0] + self.bounds[2]) // 2, (self.bounds[1] + self.bounds[3]) // 2
+
+
+def ui_elements(xml: str) -> list[UIElement]:
+    """Every node of a UI dump with a non-empty area, in document (drawing) order.
+
+    Raises:
+        TaskError: The text is not XML.
+    """
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise TaskError(f"the UI dump is not valid XML ({err}): {xml[:120]!r}") from None
+    elements = []
+    for node in root.iter("node"):
+        match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
+        if match is None:
+            continue
+        bounds = tuple(int(v) for v in match.groups())
+        if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
+            continue
+        a = node.attrib
+        texts = (d.attrib.get("text") or d.attrib.get("content-desc") for d in node.iter("node"))
+        label = next((t for t in texts if t), "") or a.get("resource-id", "").rpartition("/")[2] or a.get("class", "")
+        elements.append(
+            UIElement(
+                bounds,
+                a.get("text", ""),
+                a.get("content-desc", ""),
+                a.get("resource-id", ""),
+                a.get("class", ""),
+                a.get("clickable") == "true",
+                a.get("long-clickable") == "true",
+                a.get("scrollable") == "true",
+                label,
+            )
+        )
+    return elements
 
 
 def foreground(dumpsys_window: str) -> tuple[str, str] | None:

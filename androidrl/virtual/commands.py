@@ -131,6 +131,44 @@ def _sleep(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     return ok()
 
 
+@command("test", "[")
+def _test(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    args = argv[1:]
+    if argv[0] == "[":
+        if not args or args[-1] != "]":
+            return fail("[: missing ]\n", 2)
+        args = args[:-1]
+    negate = bool(args) and args[0] == "!"
+    args = args[1:] if negate else args
+    fs = sh.phone.fs
+    if not args:
+        result = False
+    elif len(args) == 1:
+        result = args[0] != ""
+    elif len(args) == 2 and args[0] in ("-e", "-f", "-d", "-z", "-n", "-s"):
+        flag, value = args
+        path = sh.path(value)
+        result = {
+            "-e": lambda: fs.exists(path),
+            "-f": lambda: fs.exists(path) and not fs.is_dir(path),
+            "-d": lambda: fs.is_dir(path),
+            "-z": lambda: value == "",
+            "-n": lambda: value != "",
+            "-s": lambda: fs.exists(path) and fs.stat(path).size > 0,
+        }[flag]()
+    elif len(args) == 3 and args[1] in ("=", "==", "!="):
+        result = (args[0] == args[2]) != (args[1] == "!=")
+    elif len(args) == 3 and args[1] in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+        try:
+            a, b = int(args[0]), int(args[2])
+        except ValueError:
+            return fail(f"{argv[0]}: integer expected\n", 2)
+        result = {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b, "-ge": a >= b}[args[1]]
+    else:
+        return fail(f"{argv[0]}: unknown condition: {' '.join(args)}\n", 2)
+    return b"", b"", 0 if result != negate else 1
+
+
 @command("pwd")
 def _pwd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     return ok(sh.cwd + "\n")

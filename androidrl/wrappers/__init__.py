@@ -1,0 +1,13 @@
+"""Wrappers that turn AndroidEnv into spaces RL libraries train on."""
+
+from androidrl.wrappers.action import BoxAction, DiscreteGridAction, MultiDiscreteAction, UIElementAction
+from androidrl.wrappers.observation import Geometry, ScreenshotObservation
+
+__all__ = [
+    "BoxAction",
+    "DiscreteGridAction",
+    "Geometry",
+    "MultiDiscreteAction",
+    "ScreenshotObservation",
+    "UIElementAction",
+]

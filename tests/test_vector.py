@@ -1,0 +1,217 @@
+"""Vector envs over devices: SB3 adapter semantics, seeding, fault isolation, rebuilds."""
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from androidrl.vec_sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos
+from androidrl.vector import DeviceSpec, make_vector_env, parse_devices
+from androidrl.virtual.phone import VirtualPhone
+from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
+
+SMALL = "virtual:360x800@160"
+
+
+def wrap(env):
+    return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=4, cols=2)
+
+
+def vec(devices=(SMALL, SMALL), task="tap-target", **kwargs):
+    return SB3VecEnv(lambda: make_vector_env(list(devices), task, wrap, **kwargs), max_rebuilds=kwargs.pop("mr", 3))
+
+
+# ---------------------------------------------------------------------------- specs
+
+
+def test_device_specs():
+    assert DeviceSpec.parse("emulator-5554") == DeviceSpec("emulator-5554")
+    assert DeviceSpec.parse("virtual").screen_size() == (1080, 2400)
+    assert DeviceSpec.parse("virtual:360x800@160").density == 160
+    assert DeviceSpec.parse("virtual:540x1200").density == 210
+    with pytest.raises(ValueError, match="bad virtual device"):
+        DeviceSpec.parse("virtual:big")
+    with pytest.raises(ValueError, match="non-empty list"):
+        parse_devices([])
+
+
+def test_duplicate_serials_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="emulator-5554 is listed twice: two workers would drive the same phone"):
+        make_vector_env(["emulator-5554", "127.0.0.1:6101", "emulator-5554"])
+    assert len(parse_devices(["virtual", "virtual"])) == 2  # virtual phones are separate per worker
+
+
+def test_unbatch_infos_recovers_per_env_dicts():
+    infos = {
+        "a": np.array([1, 2]),
+        "_a": np.array([True, False]),
+        "d": {"x": np.array([3.0, 4.0]), "_x": np.array([True, True])},
+        "_d": np.array([False, True]),
+    }
+    assert unbatch_infos(infos, 2) == [{"a": 1}, {"d": {"x": 4.0}}]
+
+
+# ---------------------------------------------------------------------------- semantics
+
+
+def test_terminal_observation_truncation_flag_and_monitor_episode(tmp_path):
+    env = vec(monitor_dir=tmp_path)
+    env.seed(0)
+    obs = env.reset()
+    assert obs.shape == (2, 48, 24, 3) and env.reset_infos[0]["task"] == "tap-target"
+    done_info = None
+    for _ in range(12):  # tap-target truncates after 10 steps
+        obs, rewards, dones, infos = env.step(np.array([0, 0]))  # tap the top-left cell: never the target
+        if dones.any():
+            done_info = infos[int(np.argmax(dones))]
+            break
+    assert done_info is not None
+    assert done_info["TimeLimit.truncated"] is True and done_info["terminal_observation"].shape == (48, 24, 3)
+    assert done_info["episode"]["l"] == 10 and done_info["episode"]["r"] == pytest.approx(-0.5)
+    assert done_info["is_success"] is False
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["worker_0.monitor.csv", "worker_1.monitor.csv"]
+    env.close()
+
+
+def test_success_terminates_without_the_truncation_flag():
+    env = vec(devices=(SMALL,))
+    env.seed(3)
+    env.reset()
+    for action in range(8):  # one of the 4x2 cells covers the target's centre
+        obs, rewards, dones, infos = env.step(np.array([action]))
+        if dones[0]:
+            break
+    if infos[0].get("is_success"):
+        assert infos[0]["TimeLimit.truncated"] is False and rewards[0] > 0
+    env.close()
+
+
+def test_seeding_reproduces_and_observations_are_copies():
+    runs = []
+    for _ in range(2):
+        env = vec()
+        env.seed(42)
+        frames = [env.reset()]
+        for _ in range(3):
+            frames.append(env.step(np.array([1, 2]))[0])
+        assert frames[0] is not frames[1]
+        runs.append(np.stack(frames))
+        env.close()
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_get_attr_and_env_method_never_kill_workers():
+    env = vec()
+    env.reset()
+    with pytest.raises(AttributeError, match="no attribute 'no_such_thing'"):
+        env.get_attr("no_such_thing")
+    with pytest.raises(AttributeError, match="no method 'no_such_method'"):
+        env.env_method("no_such_method")
+    assert env.has_attr("action_masks") is False
+    assert env.get_attr("serial") == ["virtual-0", "virtual-1"]
+    assert env.env_method("shell", "getprop ro.serialno") == ["virtual-0\n", "virtual-1\n"]
+    from stable_baselines3.common.monitor import Monitor
+
+    assert env.env_is_wrapped(Monitor) == [False, False]
+    assert env.step(np.array([0, 0]))[0].shape == (2, 48, 24, 3)  # still stepping
+    env.close()
+
+
+@pytest.mark.parametrize("backend", ["dummy", "subproc"])
+def test_the_factory_also_builds_sb3_vec_envs(backend):
+    env = make_sb3_vec_env([SMALL, SMALL], "tap-target", wrap, backend=backend)
+    obs = env.reset()
+    assert obs.shape == (2, 48, 24, 3)
+    env.step(np.array([0, 1]))
+    env.close()
+    with pytest.raises(ValueError, match="backend"):
+        make_sb3_vec_env([SMALL], backend="threads")
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def _serial_command(serial, command):
+    return f'[ "$(getprop ro.serialno)" = {serial} ] && {command}; true'
+
+
+def test_an_in_process_fault_truncates_one_worker_and_the_others_keep_stepping():
+    guard = {"retry_interval": 0.2, "probe_timeout": 0.3, "max_down_seconds": 30}
+    env = vec(guard=guard)
+    env.reset()
+    env.env_method("shell", _serial_command("virtual-1", "reboot -p"))  # worker 1's phone powers off
+    obs, rewards, dones, infos = env.step(np.array([0, 0]))
+    assert dones[1] and infos[1]["TimeLimit.truncated"] and "DeviceOfflineError" in infos[1]["device_error"]
+    assert not dones[0]
+    for _ in range(5):  # worker 1 answers at once with blank, truncated steps; worker 0 plays on
+        start = time.monotonic()
+        obs, rewards, dones, infos = env.step(np.array([0, 0]))
+        assert time.monotonic() - start < 2
+        assert dones[1] and infos[1]["device_down"] and np.all(obs[1] == 0)
+    assert obs[0].any()
+    env.close()
+
+
+def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_server):
+    phones = [VirtualPhone(360, 800, 160, seed=i, serial=f"p{i}", boot_seconds=0.2) for i in range(2)]
+    servers = [adbd.serve(p) for p in phones]
+    for server in servers:
+        adb_server.adb("connect", server.serial)
+    guard = {"retry_interval": 0.2, "probe_timeout": 2.0, "max_down_seconds": 60}
+    # forkserver: forked workers would inherit the adbd listening sockets of this process
+    # and keep the port taken after the server is stopped.
+    env = vec(devices=[s.serial for s in servers], adb_port=adb_server.port, guard=guard, context="forkserver")
+    try:
+        env.reset()
+        adbd.stop_server(servers[1])  # the device's adbd dies mid-rollout
+        saw_fault = False
+        for _ in range(3):
+            obs, rewards, dones, infos = env.step(np.array([0, 0]))
+            saw_fault |= bool(dones[1] and infos[1].get("device_error"))
+        assert saw_fault and obs[0].any()
+        servers[1] = adbd.serve(phones[1], port=servers[1].port)  # ...and comes back
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            obs, rewards, dones, infos = env.step(np.array([0, 0]))
+            if not infos[1].get("device_down") and not infos[1].get("device_error"):
+                break
+        assert not infos[1].get("device_down") and obs[1].any()  # stepping on the real screen again
+    finally:
+        env.close()
+        for server in servers:
+            adbd.stop_server(server)
+            adb_server.adb("disconnect", server.serial, check=False)
+
+
+def test_a_dead_worker_is_rebuilt_then_gives_up_naming_the_device():
+    env = vec(mr=1)
+    env.reset()
+    os.kill(env.venv.processes[1].pid, signal.SIGKILL)
+    obs, rewards, dones, infos = env.step(np.array([0, 0]))
+    assert dones.all() and "workers 1 (virtual-1) died" in infos[0]["vector_rebuilt"]
+    assert infos[0]["terminal_observation"].shape == (48, 24, 3) and env.rebuilds == 1
+    env.step(np.array([0, 0]))  # the new workers step
+    os.kill(env.venv.processes[0].pid, signal.SIGKILL)
+    with pytest.raises(RuntimeError, match=r"giving up after 1 rebuilds.*virtual-0"):
+        env.step(np.array([0, 0]))
+    env.close()
+
+
+def test_a_hung_worker_times_out_and_is_rebuilt():
+    hang = {
+        "name": "hang",
+        "max_steps": 50,
+        "success": {"shell": "test -e /sdcard/hang && sleep 20; echo 0", "equals": "1"},
+    }
+    env = vec(task=hang, step_timeout=2.0)
+    env.reset()
+    env.env_method("shell", _serial_command("virtual-0", "touch /sdcard/hang"))
+    start = time.monotonic()
+    obs, rewards, dones, infos = env.step(np.array([0, 0]))
+    assert time.monotonic() - start < 15
+    assert dones.all() and "did not answer within 2 s" in infos[0]["vector_rebuilt"]
+    obs, rewards, dones, infos = env.step(np.array([0, 0]))  # fresh phones: no hang
+    assert not dones.any()
+    env.close()

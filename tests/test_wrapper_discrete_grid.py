@@ -1,0 +1,69 @@
+"""DiscreteGridAction: each table entry does what it says on the phone."""
+
+import pytest
+
+from androidrl import AndroidEnv, EnvActionType, VirtualDevice
+from androidrl.wrappers import DiscreteGridAction
+
+
+def make(**kwargs):
+    device = VirtualDevice(width=360, height=800, density=160)
+    return DiscreteGridAction(AndroidEnv(device, screen_size=(360, 800)), **kwargs), device.phone
+
+
+def test_table_layout_and_descriptions():
+    env, _ = make(rows=2, cols=2, long_press=True, texts=["hi"], enter=True)
+    labels = [env.describe(i) for i in range(env.action_space.n)]
+    assert labels[:4] == ["tap row 0 col 0", "tap row 0 col 1", "tap row 1 col 0", "tap row 1 col 1"]
+    assert labels[4] == "long press row 0 col 0"
+    assert labels[8:16] == [f"swipe {o} {d}" for o in ("up", "down", "left", "right") for d in ("medium", "long")]
+    assert labels[16:] == ["type 'hi'", "back", "home", "enter"]
+    assert env.action(0).coord.tolist() == [90, 200] and env.action(3).coord.tolist() == [270, 600]
+    assert env.action(16).action_type == EnvActionType.USER_INPUT and env.action(16).input_txt == "hi"
+
+
+def test_entries_act_on_the_phone():
+    env, phone = make(rows=8, cols=4, texts=["grid text"], enter=True)
+    env.reset(seed=0)
+    # Settings is the 9th launcher icon: third row of icons, first column.
+    settings_cell = next(i for i in range(32) if env.action(i).coord.tolist() == [45, 350])
+    env.step(settings_cell)
+    assert phone.foreground()[0] == "com.android.settings"
+    before = phone.top_activity.scroll
+    env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "swipe up long"))
+    assert phone.top_activity.scroll > before
+    env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "back"))
+    assert phone.foreground()[0] == "com.android.launcher3"
+    phone.shell("am start -n com.androidrl.notes/.MainActivity")
+    phone.tap(180, 110)  # focus the note field
+    env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "type 'grid text'"))
+    env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "enter"))
+    assert phone.apps["com.androidrl.notes"].data["notes"] == ["grid text"]
+
+
+def test_table_is_built_at_reset_when_the_size_is_unknown():
+    env = DiscreteGridAction(AndroidEnv(VirtualDevice(width=200, height=400, density=80)), rows=2, cols=2)
+    assert env._table is None  # nothing asked of the device yet
+    env.reset(seed=0)
+    assert env.action(3).coord.tolist() == [150, 300]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"rows": 0}, ValueError, "rows must be a positive int"),
+        ({"cols": 2.5}, ValueError, "cols must be a positive int"),
+        ({"texts": "hello"}, TypeError, "list of strings"),
+        ({"texts": ["héllo"]}, ValueError, "cannot type"),
+        ({"texts": ["x" * 300]}, ValueError, "at most 256"),
+    ],
+)
+def test_bad_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        make(**kwargs)
+
+
+def test_out_of_range_action():
+    env, _ = make(rows=2, cols=2)
+    with pytest.raises(ValueError, match="outside Discrete"):
+        env.action(99)

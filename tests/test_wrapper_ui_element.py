@@ -1,0 +1,55 @@
+"""UIElementAction: actions over the current screen's elements, with masks for MaskablePPO."""
+
+import pytest
+
+from androidrl import AndroidEnv, VirtualDevice
+from androidrl.wrappers import UIElementAction
+
+
+def make(**kwargs):
+    device = VirtualDevice(width=360, height=800, density=160)
+    return UIElementAction(AndroidEnv(device, dump_xml=False), **kwargs), device.phone
+
+
+def test_elements_masks_and_descriptions():
+    env, phone = make(max_elements=12)
+    env.reset(seed=0)
+    labels = [env.describe(i) for i in range(env.action_space.n)]
+    assert labels[:3] == ["tap Calculator", "tap Camera", "tap Clock"]
+    assert labels[-2:] == ["back", "home"]
+    mask = env.action_masks()
+    assert mask.dtype == bool and mask[:9].all() and not mask[9:12].any() and mask[12:].all()
+    assert labels[9] == "nothing (masked)"
+
+
+def test_tapping_an_element_and_scrolling():
+    env, phone = make(max_elements=30)
+    env.reset(seed=0)
+    env.step(next(i for i in range(30) if env.describe(i) == "tap Settings"))
+    assert phone.foreground()[0] == "com.android.settings"
+    scroll = next(i for i in range(30) if env.describe(i).startswith("scroll forward"))
+    before = phone.top_activity.scroll
+    env.step(scroll)
+    assert phone.top_activity.scroll > before
+    for _ in range(5):
+        if "tap About phone" in [env.describe(i) for i in range(30)]:
+            break
+        env.step(scroll)
+    env.step(next(i for i in range(30) if env.describe(i) == "tap About phone"))
+    assert phone.foreground()[1].endswith("MyDeviceInfoActivity")
+
+
+def test_a_masked_action_does_nothing_and_says_so():
+    env, phone = make(max_elements=12)
+    env.reset(seed=0)
+    *_, info = env.step(10)
+    assert "no UI element 10" in info["action_error"]
+    assert phone.foreground()[0] == "com.android.launcher3"
+    env.step(env.max_elements + 1)  # home
+    with pytest.raises(ValueError, match="outside Discrete"):
+        env.step(99)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="max_elements"):
+        make(max_elements=0)
