@@ -307,7 +307,94 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             env.close()
 
 
-SUITES = {"adb": adb_suite, "env": env_suite}
+def _pixel_wrap(env):
+    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
+
+    return DiscreteGridAction(ScreenshotObservation(env, shape=(84, 84)), rows=8, cols=4)
+
+
+def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
+    """Random-action steps per second (all envs together) of an SB3 vec env on ``devices``."""
+    from androidrl.vec_sb3 import make_sb3_vec_env
+
+    env = make_sb3_vec_env(devices, "tap-target", _pixel_wrap, backend=backend, env_kwargs={"dump_xml": False})
+    try:
+        env.seed(0)
+        env.reset()
+        rng = np.random.default_rng(0)
+        actions = rng.integers(0, env.action_space.n, size=(steps + 10, len(devices)))
+        for a in actions[:10]:  # warm up
+            env.step(a)
+        start = time.perf_counter()
+        for a in actions[10:]:
+            env.step(a)
+        return steps * len(devices) / (time.perf_counter() - start)
+    finally:
+        env.close()
+
+
+def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Wrapped (84x84, Discrete) vector steps/s on 1, 2, 4 virtual phones, and SB3's own vector envs."""
+    device = f"virtual:{width}x{height}@{density}"
+    steps = 100 if rounds < 20 else 300
+    repeats = max(2, rounds // 8)
+    scaling = Figure("vector steps/s, tap-target 84x84 (async)", "1 device", unit="steps/s", higher_is_better=True)
+    backends = Figure("vector steps/s, 2 devices, by backend", "subproc (SB3)", unit="steps/s", higher_is_better=True)
+    for _ in range(repeats):
+        for n in (1, 2, 4):
+            scaling.samples.setdefault(f"{n} device{'s' if n > 1 else ''}", []).append(
+                _vector_rate([device] * n, "async", steps)
+            )
+        for backend, name in (("subproc", "subproc (SB3)"), ("dummy", "dummy (SB3)"), ("async", "async (androidrl)")):
+            backends.samples.setdefault(name, []).append(_vector_rate([device] * 2, backend, steps))
+    return [scaling, backends]
+
+
+def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """In-process steps/s: the raw env against the same env wrapped for pixels (the transform's cost)."""
+    from androidrl.registration import make_virtual_env
+
+    raw = make_virtual_env(width, height, density, task="tap-target", dump_xml=False, write_files=False)
+    wrapped = _pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False))
+    rng = np.random.default_rng(0)
+    grid = [int(a) for a in rng.integers(0, wrapped.action_space.n, size=200)]
+    try:
+        for env in (raw, wrapped):
+            env.reset(seed=0)
+        actions = {"raw AndroidEnv": [wrapped.action(a) for a in grid], "wrapped 84x84": grid}
+
+        def run(env, acts) -> Callable[[], None]:
+            def go() -> None:
+                for a in acts:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {
+                "raw AndroidEnv": run(raw, actions["raw AndroidEnv"]),
+                "wrapped 84x84": run(wrapped, actions["wrapped 84x84"]),
+            },
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {name: [len(grid) * 1000 / ms for ms in values] for name, values in samples.items()}
+        return [
+            Figure(
+                f"in-process steps/s, tap-target, {width}x{height}",
+                "raw AndroidEnv",
+                per_second,
+                unit="steps/s",
+                higher_is_better=True,
+            )
+        ]
+    finally:
+        raw.close()
+        wrapped.close()
+
+
+SUITES = {"adb": adb_suite, "env": env_suite, "wrapped": wrapped_suite, "vector": vector_suite}
 
 
 # ---------------------------------------------------------------------------- report

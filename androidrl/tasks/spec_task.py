@@ -118,7 +118,7 @@ class SpecTask(Task):
             reward += spec.reward.success
         elif failure:
             reward += spec.reward.failure
-        info = {"subgoals": sorted(self._reached), "failed": failure, "params": copy.deepcopy(self.params)}
+        info = {"subgoals": sorted(self._reached), "failed": failure}
         return Evaluation(reward=reward, terminated=success or failure, is_success=success, info=info)
 
 
