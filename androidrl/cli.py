@@ -223,6 +223,35 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> int:
+    """Record episodes of a random policy (as SB3 sees the env: images in, grid actions out)."""
+    from androidrl.errors import AndroidRLError
+    from androidrl.recording import EpisodeRecorder
+    from androidrl.vector import DeviceSpec
+    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
+
+    try:
+        spec = DeviceSpec.parse(args.device)
+        from androidrl.env import AndroidEnv
+
+        env = AndroidEnv(spec.make_device(seed=args.seed), args.task, screen_size=spec.screen_size())
+        env = DiscreteGridAction(ScreenshotObservation(env, shape=(args.height, args.width)), rows=8, cols=4)
+        env = EpisodeRecorder(env, args.out, record_xml=args.xml)
+        env.action_space.seed(args.seed)
+        for episode in range(args.episodes):
+            env.reset(seed=args.seed + episode)
+            done = False
+            while not done:
+                *_, terminated, truncated, _ = env.step(env.action_space.sample())
+                done = terminated or truncated
+            print(f"episode {episode}: saved {env.saved[-1]}")
+        env.close()
+    except (AndroidRLError, ValueError) as err:
+        print(f"androidrl record: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="androidrl", description="Reinforcement learning on Android phones.")
@@ -242,6 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
     tasks.add_argument("action", nargs="?", choices=["list", "check"], default="list")
     tasks.add_argument("file", nargs="?", help="the task YAML file to check")
     tasks.set_defaults(func=_tasks)
+
+    record = sub.add_parser("record", help="record episodes of a random policy as a dataset")
+    record.add_argument("--task", default="tap-target", help="built-in task name or YAML file")
+    record.add_argument("--episodes", type=int, default=3)
+    record.add_argument("--out", default="recordings", help="directory for the episodes (default recordings)")
+    record.add_argument("--device", default="virtual:360x800@160", help="adb serial or virtual[:WxH[@DPI]]")
+    record.add_argument("--height", type=int, default=84, help="observation height (default 84)")
+    record.add_argument("--width", type=int, default=84, help="observation width (default 84)")
+    record.add_argument("--xml", action="store_true", help="also record the UI XML of every step")
+    record.add_argument("--seed", type=int, default=0)
+    record.set_defaults(func=_record)
 
     # `androidrl bench ARGS` hands ARGS to the benchmark's own parser (see main()).
     sub.add_parser("bench", help="run the benchmarks (same as scripts/benchmark.py; --help for options)")
@@ -279,9 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         return bench_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    for name in ("steps", "count"):
-        if getattr(args, name, 1) < (1 if name == "count" else 0):
-            parser.error(f"--{name} must be {'>= 1' if name == 'count' else '>= 0'}")
+    for name, low in (("steps", 0), ("count", 1), ("episodes", 1)):
+        if getattr(args, name, low) < low:
+            parser.error(f"--{name} must be >= {low}")
     return args.func(args)
 
 

@@ -157,6 +157,8 @@ class AndroidEnv(gym.Env):
         self.frame: np.ndarray | None = None
         self.xml: str | None = None
         self._obs: dict[str, str] | None = None
+        #: The EnvAction of the last step (what the action wrappers chose), for recordings.
+        self.last_action: EnvAction | None = None
         self._files = {
             "screenshot": _FileRing("screenshot", ".png", keep_files),
             "xml": _FileRing("xml", ".xml", keep_files),
@@ -231,6 +233,7 @@ class AndroidEnv(gym.Env):
         if self._needs_reset:
             raise gym.error.ResetNeeded("call reset() before step() (and after an episode ends)")
         act = self._to_action(action)
+        self.last_action = act
         start = time.perf_counter()
         # The same keys every step (vector envs batch infos by key).
         info: dict[str, Any] = {"res": "", "action_error": "", "device_error": "", "is_success": False}

@@ -246,7 +246,10 @@ def env_factory(
             from stable_baselines3.common.monitor import Monitor
 
             Path(monitor_dir).mkdir(parents=True, exist_ok=True)
-            env = Monitor(env, str(Path(monitor_dir) / f"worker_{index}"), info_keywords=("is_success",))
+            path = Path(monitor_dir) / f"worker_{index}"
+            # A resumed run appends to its CSVs (SB3 writes the header only when it starts a file).
+            exists = path.with_suffix(".monitor.csv").exists()
+            env = Monitor(env, str(path), info_keywords=("is_success",), override_existing=not exists)
         return DeviceFaultGuard(env, **(guard or {}))
 
     return make

@@ -55,10 +55,33 @@ def _android(env: gym.Env) -> AndroidEnv:
     return env.unwrapped
 
 
-def _check_grid(rows: int, cols: int) -> None:
+FULL_SCREEN = (0.0, 0.0, 1.0, 1.0)
+
+
+def _check_grid(rows: int, cols: int, region: Sequence[float]) -> tuple[float, float, float, float]:
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
+    try:
+        left, top, right, bottom = (float(v) for v in region)
+    except (TypeError, ValueError):
+        raise ValueError(f"region must be (left, top, right, bottom) fractions of the screen, got {region!r}") from None
+    if not (0 <= left < right <= 1 and 0 <= top < bottom <= 1):
+        raise ValueError(f"region must satisfy 0 <= left < right <= 1 and 0 <= top < bottom <= 1, got {region!r}")
+    return left, top, right, bottom
+
+
+def grid_points(width: int, height: int, rows: int, cols: int, region: Sequence[float]) -> list[tuple[int, int]]:
+    """Centres of the cells of a ``rows x cols`` grid over ``region`` of the screen, row by row."""
+    left, top, right, bottom = region
+    return [
+        (
+            int((left + (right - left) * (2 * c + 1) / (2 * cols)) * width),
+            int((top + (bottom - top) * (2 * r + 1) / (2 * rows)) * height),
+        )
+        for r in range(rows)
+        for c in range(cols)
+    ]
 
 
 def _check_types(types: Sequence[str]) -> tuple[str, ...]:
@@ -110,7 +133,8 @@ class DiscreteGridAction(_LazyTable):
     """A Discrete action space over a table of concrete actions.
 
     The table, in order: a tap at the centre of each cell of a ``rows x cols`` grid over
-    the whole screen (row by row); the same for long presses if ``long_press``; swipes
+    ``region`` (fractions of the screen: left, top, right, bottom; default all of it), row
+    by row; the same for long presses if ``long_press``; swipes
     from the screen centre for each direction (up, down, left, right) and distance
     (medium, long) if ``swipes``; one ``USER_INPUT`` per string of ``texts``; then back,
     home and enter if asked.
@@ -132,8 +156,9 @@ class DiscreteGridAction(_LazyTable):
         back: bool = True,
         home: bool = True,
         enter: bool = False,
+        region: Sequence[float] = FULL_SCREEN,
     ) -> None:
-        _check_grid(rows, cols)
+        self.region = _check_grid(rows, cols, region)
         if isinstance(texts, str):
             raise TypeError("texts must be a list of strings, not one string")
         for text in texts:
@@ -154,11 +179,7 @@ class DiscreteGridAction(_LazyTable):
         self.action_space = gym.spaces.Discrete(len(self._labels))
 
     def _make_table(self, width: int, height: int) -> list[EnvAction]:
-        cells = [
-            ((2 * c + 1) * width // (2 * self.cols), (2 * r + 1) * height // (2 * self.rows))
-            for r in range(self.rows)
-            for c in range(self.cols)
-        ]
+        cells = grid_points(width, height, self.rows, self.cols, self.region)
         table = [EnvAction(action_type=T.SYSTEM_TAP, coord=p) for p in cells]
         if self.options["long_press"]:
             table += [EnvAction(action_type=T.USER_LONGPRESS, coord=p) for p in cells]
@@ -189,8 +210,9 @@ class DiscreteGridAction(_LazyTable):
 class MultiDiscreteAction(_LazyTable):
     """``MultiDiscrete([len(types), rows, cols])``: an action type and a grid cell.
 
-    Positional types (tap, long_press, swipe_*) act at the centre of the cell; the others
-    (back, home, enter, none) ignore it.
+    Positional types (tap, long_press, swipe_*) act at the centre of the cell of a grid over
+    ``region`` (fractions of the screen, default all of it); the others (back, home, enter,
+    none) ignore the cell.
 
     Example:
         >>> env = MultiDiscreteAction(AndroidEnv(VirtualDevice()), rows=8, cols=4)
@@ -204,8 +226,9 @@ class MultiDiscreteAction(_LazyTable):
         rows: int = 8,
         cols: int = 4,
         types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back", "home"),
+        region: Sequence[float] = FULL_SCREEN,
     ) -> None:
-        _check_grid(rows, cols)
+        self.region = _check_grid(rows, cols, region)
         self.types = _check_types(types)
         self.rows, self.cols = int(rows), int(cols)
         super().__init__(env)
@@ -213,12 +236,10 @@ class MultiDiscreteAction(_LazyTable):
 
     def _make_table(self, width: int, height: int) -> list[EnvAction]:
         table = []
+        cells = grid_points(width, height, self.rows, self.cols, self.region)
         for name in self.types:
             kind, extra = ACTION_TYPES[name]
-            for r in range(self.rows):
-                for c in range(self.cols):
-                    point = ((2 * c + 1) * width // (2 * self.cols), (2 * r + 1) * height // (2 * self.rows))
-                    table.append(EnvAction(action_type=kind, coord=point if kind in _POSITIONAL else (0, 0), **extra))
+            table += [EnvAction(action_type=kind, coord=p if kind in _POSITIONAL else (0, 0), **extra) for p in cells]
         return table
 
     def action(self, action: Sequence[int]) -> EnvAction:

@@ -1,0 +1,131 @@
+"""Reading a run back: learning curves, evaluations, and pictures of recorded episodes.
+
+Used by ``notebooks/evaluate.ipynb``; every function takes a run directory or an episode.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from androidrl.recording import Episode
+from androidrl.spaces import EnvActionType
+
+T = EnvActionType
+
+
+def monitor_episodes(run_dir: str | Path) -> list[dict[str, float]]:
+    """Every training episode from the run's Monitor CSVs, in time order, with cumulative steps."""
+    rows = []
+    for path in sorted(Path(run_dir, "monitor").glob("*.monitor.csv")):
+        with path.open() as f:
+            f.readline()  # the Monitor's JSON header line
+            for row in csv.DictReader(f):
+                rows.append(
+                    {
+                        "return": float(row["r"]),
+                        "length": int(row["l"]),
+                        "time": float(row["t"]),
+                        "success": float(row.get("is_success") in ("True", "1", "1.0")),
+                    }
+                )
+    rows.sort(key=lambda r: r["time"])
+    steps = np.cumsum([r["length"] for r in rows])
+    for row, step in zip(rows, steps):
+        row["steps"] = int(step)
+    return rows
+
+
+def learning_curve(run_dir: str | Path, window: int = 50) -> dict[str, np.ndarray]:
+    """Rolling mean return and success rate of training episodes against environment steps."""
+    rows = monitor_episodes(run_dir)
+    if not rows:
+        return {"steps": np.array([]), "return": np.array([]), "success": np.array([])}
+
+    def rolling(values: list[float]) -> np.ndarray:
+        values = np.asarray(values, dtype=float)
+        sums = np.cumsum(np.insert(values, 0, 0.0))
+        counts = np.minimum(np.arange(1, len(values) + 1), window)
+        return (sums[1:] - sums[np.maximum(0, np.arange(1, len(values) + 1) - window)]) / counts
+
+    return {
+        "steps": np.array([r["steps"] for r in rows]),
+        "return": rolling([r["return"] for r in rows]),
+        "success": rolling([r["success"] for r in rows]),
+    }
+
+
+def evaluations(run_dir: str | Path) -> list[dict[str, float]]:
+    """The periodic evaluations made during training (``evaluations.csv``)."""
+    path = Path(run_dir, "evaluations.csv")
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def latest_evaluation(run_dir: str | Path) -> dict[str, Any] | None:
+    """The summary of the newest ``scripts/evaluate.py`` run, if any."""
+    summaries = sorted(Path(run_dir, "eval").glob("*/summary.json"))
+    return json.loads(summaries[-1].read_text()) if summaries else None
+
+
+def _draw_action(frame: Image.Image, env_action: np.ndarray, screen: tuple[int, int], text: str) -> Image.Image:
+    """The frame with the action drawn: a ring for taps, an arrow for swipes, a label for keys."""
+    image = frame.convert("RGB")
+    draw = ImageDraw.Draw(image)
+    scale = image.width / screen[0]
+    kind, x, y, tx, ty = (int(v) for v in env_action)
+    radius = max(4, image.width // 20)
+    x, y, tx, ty = x * scale, y * scale, tx * scale, ty * scale
+    red = (230, 30, 30)
+    if kind in (T.SYSTEM_TAP, T.USER_LONGPRESS):
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=red, width=max(2, radius // 3))
+    elif kind in (T.USER_SWIPE, T.USER_SWIPE_TO):
+        draw.line((x, y, tx, ty), fill=red, width=max(2, radius // 3))
+        draw.ellipse((tx - radius / 2, ty - radius / 2, tx + radius / 2, ty + radius / 2), fill=red)
+    label_font = ImageFont.load_default(size=max(10, image.width // 18))
+    draw.rectangle((0, image.height - label_font.size - 6, image.width, image.height), fill=(0, 0, 0))
+    draw.text((4, image.height - label_font.size - 4), text[:40], fill=(255, 255, 255), font=label_font)
+    return image
+
+
+def annotated_frames(episode: Episode, height: int = 320) -> list[Image.Image]:
+    """One picture per step: the screen before the action, with the action drawn on it."""
+    pictures = []
+    for step in range(episode.length):
+        frame = Image.fromarray(episode.frames[step])
+        frame = frame.resize((max(1, round(frame.width * height / frame.height)), height), Image.BOX)
+        label = f"{step + 1}: {episode.action_texts[step]}  r={episode.rewards[step]:+.2f}"
+        pictures.append(_draw_action(frame, episode.env_actions[step], episode.screen_size, label))
+    last = Image.fromarray(episode.frames[-1])
+    last = last.resize((max(1, round(last.width * height / last.height)), height), Image.BOX)
+    outcome = "success" if episode.success else "end"
+    pictures.append(
+        _draw_action(last, np.zeros(5, dtype=int), episode.screen_size, f"{outcome}, return {episode.ret:.2f}")
+    )
+    return pictures
+
+
+def filmstrip(episode: Episode, columns: int = 6, height: int = 320) -> Image.Image:
+    """The episode as a grid of annotated frames, left to right, top to bottom."""
+    pictures = annotated_frames(episode, height)
+    width = pictures[0].width
+    rows = (len(pictures) + columns - 1) // columns
+    sheet = Image.new("RGB", (min(columns, len(pictures)) * (width + 4), rows * (height + 4)), (255, 255, 255))
+    for i, picture in enumerate(pictures):
+        sheet.paste(picture, ((i % columns) * (width + 4), (i // columns) * (height + 4)))
+    return sheet
+
+
+def save_gif(episode: Episode, path: str | Path, height: int = 320, seconds_per_frame: float = 0.8) -> Path:
+    """The episode as an animated GIF of its annotated frames."""
+    pictures = annotated_frames(episode, height)
+    path = Path(path)
+    pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=int(seconds_per_frame * 1000), loop=0)
+    return path

@@ -1,0 +1,419 @@
+"""Training configuration: YAML in, a validated, typed config out; errors name the key path.
+
+A config file (see ``configs/quickstart.yaml``)::
+
+    experiment: quickstart
+    seed: 0
+    devices: {virtual: {count: 2, width: 360, height: 800, density: 160}}
+    task: tap-target
+    observation: {shape: [84, 40]}
+    action: {type: grid, rows: 7, cols: 3, swipes: false, back: false, home: false}
+    algo:
+      name: PPO
+      policy: CnnPolicy
+      policy_kwargs: {net_arch: [64]}
+      hyperparams: {learning_rate: lin_3e-4, n_steps: 128, batch_size: 64}
+    training: {total_timesteps: 30000, eval_freq: 5000, checkpoint_freq: 5000}
+
+Numbers written like ``3e-4`` (which YAML reads as a string) become numbers; a learning
+rate or clip range written ``lin_3e-4`` is a linear schedule from 3e-4 to 0. Unknown keys
+anywhere are errors (``algo.policy_kwargs.net_arc: unknown key``), and so are hyper-
+parameters the chosen algorithm does not take, a PPO batch size that does not divide
+``n_steps * n_envs``, a serial listed twice, or an action space the algorithm cannot use.
+``--set key.path=value`` overrides any key from the command line.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from androidrl.errors import ConfigError, TaskError
+
+ALGOS = ("PPO", "A2C", "DQN", "MaskablePPO", "RecurrentPPO")
+_SCHEDULE = re.compile(r"^lin_([0-9.eE+-]+)$")
+_SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VirtualDevices(_Model):
+    """Virtual phones, one per worker process."""
+
+    count: int = Field(default=2, ge=1, le=64)
+    width: int = Field(default=360, ge=64)
+    height: int = Field(default=800, ge=64)
+    density: int = Field(default=160, ge=72)
+
+
+class AdbServer(_Model):
+    """Where the adb server runs."""
+
+    host: str = "127.0.0.1"
+    port: int | None = Field(default=None, ge=1, le=65535)
+
+
+class Devices(_Model):
+    """Either adb serials, or a number of virtual phones."""
+
+    serials: list[str] | None = None
+    virtual: VirtualDevices | None = None
+    adb: AdbServer = Field(default_factory=AdbServer)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Devices:
+        if (self.serials is None) == (self.virtual is None):
+            raise ValueError("give either serials (adb devices) or virtual (a number of virtual phones)")
+        if self.serials is not None:
+            if not self.serials:
+                raise ValueError("serials: the list is empty")
+            duplicates = sorted({s for s in self.serials if self.serials.count(s) > 1})
+            if duplicates:
+                raise ValueError(f"serials: {duplicates} listed twice; each device can serve one worker")
+        return self
+
+    def specs(self) -> list[str]:
+        """Device specs for :func:`androidrl.vector.make_vector_env`."""
+        if self.serials is not None:
+            return list(self.serials)
+        v = self.virtual
+        return [f"virtual:{v.width}x{v.height}@{v.density}"] * v.count
+
+
+class EnvSettings(_Model):
+    """AndroidEnv settings."""
+
+    dump_xml: bool = False
+    reset_timeout: float = Field(default=60.0, gt=0)
+    max_steps: int | None = Field(default=None, ge=1)
+
+
+class Observation(_Model):
+    """ScreenshotObservation settings, plus frame stacking."""
+
+    shape: tuple[int, int] = (84, 84)
+    grayscale: bool = False
+    fit: Literal["letterbox", "crop"] = "letterbox"
+    clickable_mask: bool = False
+    frame_stack: int = Field(default=1, ge=1, le=16)
+
+    @field_validator("shape")
+    @classmethod
+    def _shape(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if min(value) < 1:
+            raise ValueError(f"expected a positive [height, width], got {list(value)}")
+        return value
+
+
+class Action(_Model):
+    """Which action wrapper, and its settings."""
+
+    type: Literal["grid", "multidiscrete", "box", "ui_elements"] = "grid"
+    rows: int = Field(default=8, ge=1)
+    cols: int = Field(default=4, ge=1)
+    long_press: bool = False
+    swipes: bool = True
+    texts: list[str] = Field(default_factory=list)
+    back: bool = True
+    home: bool = True
+    enter: bool = False
+    types: list[str] | None = None
+    max_elements: int = Field(default=16, ge=1)
+    region: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+
+    @property
+    def discrete(self) -> bool:
+        """Whether the action space is Discrete (what DQN needs)."""
+        return self.type in ("grid", "ui_elements")
+
+
+class Vector(_Model):
+    """Vector env settings."""
+
+    backend: Literal["async", "subproc", "dummy"] = "async"
+    step_timeout: float = Field(default=120.0, gt=0)
+    max_rebuilds: int = Field(default=3, ge=0)
+
+
+class PolicyKwargs(_Model):
+    """The policy's keyword arguments SB3 takes (a typo is an error, not a silent default)."""
+
+    net_arch: list[int] | dict[str, list[int]] | None = None
+    activation_fn: Literal["relu", "tanh", "elu", "leaky_relu", "gelu"] | None = None
+    normalize_images: bool | None = None
+    ortho_init: bool | None = None
+    share_features_extractor: bool | None = None
+    features_extractor_kwargs: dict[str, int] | None = None
+    optimizer_kwargs: dict[str, float] | None = None
+    lstm_hidden_size: int | None = Field(default=None, ge=1)
+    n_lstm_layers: int | None = Field(default=None, ge=1)
+    enable_critic_lstm: bool | None = None
+
+    def resolved(self) -> dict[str, Any]:
+        """The kwargs for SB3, with the activation name turned into the torch module."""
+        kwargs = self.model_dump(exclude_none=True)
+        if "activation_fn" in kwargs:
+            import torch.nn as nn
+
+            kwargs["activation_fn"] = {
+                "relu": nn.ReLU,
+                "tanh": nn.Tanh,
+                "elu": nn.ELU,
+                "leaky_relu": nn.LeakyReLU,
+                "gelu": nn.GELU,
+            }[kwargs["activation_fn"]]
+        if "features_extractor_kwargs" in kwargs:
+            kwargs["features_extractor_kwargs"] = dict(kwargs["features_extractor_kwargs"])
+        return kwargs
+
+
+class Algo(_Model):
+    """The SB3 (or sb3-contrib) algorithm, policy and hyperparameters."""
+
+    name: Literal["PPO", "A2C", "DQN", "MaskablePPO", "RecurrentPPO"] = "PPO"
+    policy: str = "CnnPolicy"
+    policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
+    hyperparams: dict[str, Any] = Field(default_factory=dict)
+    normalize_reward: bool = False
+    device: str = "cpu"
+
+    @field_validator("hyperparams", mode="before")
+    @classmethod
+    def _numbers(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {k: _coerce(v) for k, v in value.items()}
+
+
+class Training(_Model):
+    """How long to train, and how often to evaluate and checkpoint (in total env steps)."""
+
+    total_timesteps: int = Field(default=50_000, ge=1)
+    eval_freq: int = Field(default=5_000, ge=0)
+    eval_episodes: int = Field(default=20, ge=1)
+    eval_deterministic: bool = True
+    checkpoint_freq: int = Field(default=10_000, ge=0)
+    keep_checkpoints: int = Field(default=3, ge=1)
+    progress_bar: bool = True
+
+
+class Config(_Model):
+    """The whole training configuration."""
+
+    experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$")
+    seed: int = 0
+    run_dir: str = "runs"
+    devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
+    eval_devices: Devices | None = None
+    task: str = "tap-target"
+    env: EnvSettings = Field(default_factory=EnvSettings)
+    observation: Observation = Field(default_factory=Observation)
+    action: Action = Field(default_factory=Action)
+    vector: Vector = Field(default_factory=Vector)
+    algo: Algo = Field(default_factory=Algo)
+    training: Training = Field(default_factory=Training)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Config:
+        algo, action = self.algo, self.action
+        if algo.name == "DQN" and not action.discrete:
+            raise ValueError(
+                f"algo.name: DQN needs a Discrete action space; action.type {action.type!r} is not "
+                "(use grid or ui_elements)"
+            )
+        if algo.name == "MaskablePPO" and action.type != "ui_elements":
+            raise ValueError("algo.name: MaskablePPO needs action masks; set action.type to ui_elements")
+        if algo.name == "RecurrentPPO" and "Lstm" not in algo.policy:
+            raise ValueError(f"algo.policy: RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}")
+        if self.observation.clickable_mask and algo.policy != "MultiInputPolicy":
+            raise ValueError("algo.policy: a clickable_mask observation is a Dict: use MultiInputPolicy")
+        return self
+
+    @property
+    def n_envs(self) -> int:
+        """Number of training workers."""
+        return len(self.devices.specs())
+
+
+def _coerce(value: Any) -> Any:
+    """YAML reads ``3e-4`` as a string: make numeric strings numbers, keep schedules."""
+    if isinstance(value, str) and _NUMBER.match(value.strip()):
+        number = float(value)
+        return int(number) if number.is_integer() and "." not in value and "e" not in value.lower() else number
+    return value
+
+
+# ---------------------------------------------------------------------------- checks needing SB3
+
+
+def algo_class(name: str) -> type:
+    """The algorithm class for ``name`` (SB3 or sb3-contrib)."""
+    if name in ("MaskablePPO", "RecurrentPPO"):
+        import sb3_contrib
+
+        return getattr(sb3_contrib, name)
+    import stable_baselines3
+
+    return getattr(stable_baselines3, name)
+
+
+def hyperparams(config: Config) -> dict[str, Any]:
+    """The algorithm's keyword arguments, with ``lin_X`` schedules resolved.
+
+    Raises:
+        ConfigError: A hyperparameter the algorithm does not take, a bad value, or a PPO
+            batch size that does not divide ``n_steps * n_envs``.
+    """
+    cls = algo_class(config.algo.name)
+    accepted = set(inspect.signature(cls.__init__).parameters) - {
+        "self",
+        "policy",
+        "env",
+        "policy_kwargs",
+        "tensorboard_log",
+        "seed",
+        "device",
+        "verbose",
+    }
+    params = {}
+    for key, value in config.algo.hyperparams.items():
+        path = f"algo.hyperparams.{key}"
+        if key not in accepted:
+            close = [a for a in sorted(accepted) if a.startswith(key[:3])]
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise ConfigError(f"{path}: {config.algo.name} takes no hyperparameter {key!r}{hint}")
+        if isinstance(value, str):
+            if key not in _SCHEDULABLE:
+                raise ConfigError(f"{path}: expected a number, got {value!r}")
+            value = _schedule(value, path)
+        params[key] = value
+    for key in ("n_steps", "batch_size", "buffer_size", "learning_starts", "n_epochs", "train_freq"):
+        if (
+            key in params
+            and (not isinstance(params[key], int) or params[key] < 1)
+            and not (key == "learning_starts" and params[key] == 0)
+        ):
+            raise ConfigError(f"algo.hyperparams.{key}: expected a positive int, got {params[key]!r}")
+    if config.algo.name in ("PPO", "MaskablePPO", "RecurrentPPO"):
+        n_steps = params.get("n_steps", 2048)
+        batch = params.get("batch_size", 64)
+        rollout = n_steps * config.n_envs
+        if rollout % batch:
+            raise ConfigError(
+                f"algo.hyperparams.batch_size: {batch} does not divide n_steps * n_envs = "
+                f"{n_steps} * {config.n_envs} = {rollout}; SB3 would drop part of every rollout"
+            )
+    return params
+
+
+def _schedule(text: str, path: str):
+    match = _SCHEDULE.match(text)
+    if match is None:
+        raise ConfigError(f"{path}: a schedule is written lin_<start>, e.g. lin_3e-4; got {text!r}")
+    start = float(match.group(1))
+
+    def linear(progress_remaining: float) -> float:
+        return progress_remaining * start
+
+    linear.__name__ = f"linear_{start:g}"
+    return linear
+
+
+# ---------------------------------------------------------------------------- loading
+
+
+def _format(err: ValidationError) -> str:
+    lines = []
+    for item in err.errors():
+        path = ".".join(str(p) for p in item["loc"] if not str(p).startswith(("function-", "list[", "dict[")))
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif item["type"] not in ("value_error", "missing") and not isinstance(item.get("input"), (dict, list)):
+            message = f"{message}, got {item.get('input')!r}"
+        lines.append(f"{path or '(top level)'}: {message}")
+    return "\n".join(lines)
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    """Apply ``key.path=value`` overrides (values parsed as YAML) to a raw config mapping.
+
+    Raises:
+        ConfigError: An override without ``=`` or through a key that is not a mapping.
+    """
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"--set {item!r}: expected key.path=value")
+        path, raw = item.split("=", 1)
+        keys = [k for k in path.strip().split(".") if k]
+        if not keys:
+            raise ConfigError(f"--set {item!r}: empty key path")
+        node = data
+        for depth, key in enumerate(keys[:-1]):
+            child = node.setdefault(key, {})
+            if not isinstance(child, dict):
+                raise ConfigError(f"--set {item!r}: {'.'.join(keys[: depth + 1])} is not a mapping")
+            node = child
+        node[keys[-1]] = yaml.safe_load(raw) if raw.strip() else ""
+    return data
+
+
+def parse_config(data: Any, source: str = "config", overrides: list[str] | None = None) -> Config:
+    """A validated :class:`Config` from a mapping (plus ``--set`` overrides).
+
+    Raises:
+        ConfigError: Naming ``source`` and each offending key path.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: a config must be a mapping, got {type(data).__name__}")
+    data = apply_overrides(data, overrides or [])
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(f"{source}: invalid config\n{_format(err)}") from None
+    from androidrl.tasks.registry import make_task
+
+    try:
+        make_task(config.task)
+    except TaskError as err:
+        raise ConfigError(f"{source}: task: {err}") from None
+    try:
+        hyperparams(config)
+    except ConfigError as err:
+        raise ConfigError(f"{source}: {err}") from None
+    return config
+
+
+def load_config(path: str | Path, overrides: list[str] | None = None) -> Config:
+    """Read and validate a YAML config file.
+
+    Raises:
+        ConfigError: The file is missing, not YAML, or not a valid config.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read the config: {err.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
+    return parse_config(data, str(path), overrides)
+
+
+def dump_config(config: Config) -> str:
+    """The resolved config as YAML (every default written out)."""
+    return yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False)

@@ -1,0 +1,169 @@
+"""Evaluate a trained run: play episodes, report success rate, return and length, record them.
+
+``python scripts/evaluate.py --run RUN_DIR`` loads the run's final model (or last
+checkpoint), plays ``--episodes`` episodes on the evaluation devices (one virtual phone by
+default), prints a table, and writes ``RUN_DIR/eval/<timestamp>/``: ``summary.json`` and
+the recorded episodes (see :mod:`androidrl.recording`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from androidrl.config import ConfigError, Devices, algo_class
+
+
+@dataclass
+class EpisodeResult:
+    """How one evaluation episode went."""
+
+    ret: float
+    length: int
+    success: bool
+
+
+def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True) -> list[EpisodeResult]:
+    """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv (recurrent and maskable models too)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    masked = type(model).__name__ == "MaskablePPO" and is_masking_supported(env)
+    obs = env.reset()
+    states = None
+    starts = np.ones(env.num_envs, dtype=bool)
+    returns = np.zeros(env.num_envs)
+    lengths = np.zeros(env.num_envs, dtype=int)
+    results: list[EpisodeResult] = []
+    while len(results) < episodes:
+        kwargs = {"action_masks": get_action_masks(env)} if masked else {}
+        actions, states = model.predict(obs, state=states, episode_start=starts, deterministic=deterministic, **kwargs)
+        obs, rewards, dones, infos = env.step(actions)
+        returns += rewards
+        lengths += 1
+        for i in np.flatnonzero(dones):
+            results.append(EpisodeResult(float(returns[i]), int(lengths[i]), bool(infos[i].get("is_success", False))))
+            returns[i], lengths[i] = 0.0, 0
+        starts = dones
+    return results[:episodes]
+
+
+def load_model(run: Any, checkpoint: str | Path | None = None, env: Any = None) -> Any:
+    """The run's final model, or its last checkpoint, or ``checkpoint``.
+
+    Raises:
+        ConfigError: The run has no model yet.
+    """
+    path = (
+        Path(checkpoint) if checkpoint else (run.final_model if run.final_model.exists() else run.latest_checkpoint())
+    )
+    if path is None or not path.exists():
+        raise ConfigError(f"{run.directory}: no final_model.zip and no checkpoint to evaluate")
+    return algo_class(run.config.algo.name).load(path, env=env, device=run.config.algo.device)
+
+
+def evaluate_run(
+    run_dir: str | Path,
+    episodes: int = 10,
+    deterministic: bool = True,
+    devices: list[str] | None = None,
+    record: bool = True,
+    checkpoint: str | Path | None = None,
+) -> dict[str, Any]:
+    """Evaluate a run and write ``RUN_DIR/eval/<timestamp>/summary.json`` (and recordings).
+
+    Returns:
+        The summary: success rate, mean return and length, per-episode results, where it went.
+
+    Raises:
+        ConfigError: ``run_dir`` is not a run, has no model, or has no evaluation devices.
+    """
+    from androidrl.recording import EpisodeRecorder
+    from androidrl.training import Run, eval_devices, make_wrap, summarize
+
+    run = Run.open(run_dir)
+    config = run.config
+    chosen = Devices(serials=devices) if devices else eval_devices(config)
+    if chosen is None:
+        raise ConfigError("the run trained on phones: say which devices to evaluate on with --devices")
+    out = run.directory / "eval" / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    out.mkdir(parents=True)
+    wrap = make_wrap(config)
+    if record:
+        config = config.model_copy(deep=True)
+        recordings = out / "episodes"
+        base = wrap
+
+        def wrap(env):  # noqa: F811  (the recorder goes around the config's wrappers)
+            return EpisodeRecorder(base(env), recordings)
+
+    env = _make_eval_env(config, chosen, wrap)
+    try:
+        model = load_model(run, checkpoint)
+        results = evaluate(model, env, episodes, deterministic)
+    finally:
+        env.close()
+    summary = {
+        **summarize(results),
+        "deterministic": deterministic,
+        "episodes_detail": [asdict(r) for r in results],
+        "directory": str(out),
+        "recordings": str(out / "episodes") if record else None,
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _make_eval_env(config: Any, devices: Devices, wrap: Any) -> Any:
+    from stable_baselines3.common.vec_env import VecFrameStack
+
+    from androidrl.vec_sb3 import make_sb3_vec_env
+
+    env_kwargs = {"dump_xml": config.env.dump_xml, "reset_timeout": config.env.reset_timeout}
+    env = make_sb3_vec_env(
+        devices.specs(),
+        config.task,
+        wrap,
+        backend="dummy",
+        env_kwargs=env_kwargs,
+        seed=config.seed + 20_000,
+        adb_host=devices.adb.host,
+        adb_port=devices.adb.port,
+    )
+    return VecFrameStack(env, config.observation.frame_stack) if config.observation.frame_stack > 1 else env
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``scripts/evaluate.py``."""
+    parser = argparse.ArgumentParser(description="Evaluate a trained run: success rate, return, recordings.")
+    parser.add_argument("--run", required=True, help="the run directory")
+    parser.add_argument("--episodes", type=int, default=10)
+    parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
+    parser.add_argument(
+        "--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's eval devices)"
+    )
+    parser.add_argument("--checkpoint", help="a checkpoint .zip instead of the final model")
+    parser.add_argument("--no-record", action="store_true", help="do not save the episodes")
+    args = parser.parse_args(argv)
+    if args.episodes < 1:
+        parser.error("--episodes must be >= 1")
+    try:
+        summary = evaluate_run(
+            args.run, args.episodes, not args.stochastic, args.devices, not args.no_record, args.checkpoint
+        )
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"{'episodes':>10} {'success':>8} {'return':>8} {'length':>8}")
+    print(
+        f"{int(summary['episodes']):>10} {summary['success_rate']:>8.0%} {summary['mean_return']:>8.2f} "
+        f"{summary['mean_length']:>8.1f}"
+    )
+    print(f"written to {summary['directory']}")
+    return 0

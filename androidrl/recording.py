@@ -1,0 +1,254 @@
+"""Episodes saved as a dataset — frames, UI XML, actions, rewards, infos — that load back.
+
+Format ``androidrl-episodes/1``: a directory with ``meta.json`` and, per episode,
+
+* ``episode_00000.npz`` (numpy, compressed):
+
+  - ``observations``: what the agent saw, ``(T+1, ...)`` (from the reset to the last step)
+  - ``frames``: the device screen, ``(T+1, H, W, 3)`` uint8 (downscaled to ``frame_height``)
+  - ``actions``: the agent's actions, ``(T, ...)``
+  - ``env_actions``: what was performed, ``(T, 5)`` int64: action type, x, y, target x, target y
+    in screen pixels (:class:`~androidrl.spaces.EnvActionType` values)
+  - ``rewards`` ``(T,)`` float32, ``terminated`` and ``truncated`` ``(T,)`` bool
+
+* ``episode_00000.json``: ``infos`` (the reset info, then one per step), ``action_texts``
+  (what each action did, in words), ``xml`` (UI dumps, when recorded), ``screen_size``,
+  ``return``, ``length`` and ``success``.
+
+Any policy can record: wrap the env in :class:`EpisodeRecorder` and play.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from PIL import Image
+
+FORMAT = "androidrl-episodes/1"
+
+
+@dataclass
+class Episode:
+    """One recorded episode (see the module docstring for the fields)."""
+
+    observations: np.ndarray | dict[str, np.ndarray]
+    frames: np.ndarray
+    actions: np.ndarray
+    env_actions: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    infos: list[dict[str, Any]]
+    action_texts: list[str]
+    xml: list[str]
+    screen_size: tuple[int, int]
+
+    @property
+    def length(self) -> int:
+        """Number of steps."""
+        return len(self.rewards)
+
+    @property
+    def ret(self) -> float:
+        """Sum of rewards."""
+        return float(self.rewards.sum())
+
+    @property
+    def success(self) -> bool:
+        """Whether the last step reported success."""
+        return bool(self.infos[-1].get("is_success", False)) if len(self.infos) > 1 else False
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return None if value.size > 64 else value.tolist()  # leave big arrays (observations) out
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return repr(value)
+
+
+class EpisodeRecorder(gym.Wrapper):
+    """Records every episode of the env it wraps into ``directory``.
+
+    Args:
+        env: A (wrapped) AndroidEnv.
+        directory: Where the episodes go (created; a ``meta.json`` is written).
+        frame_height: Height of the saved screen frames (aspect kept); None for full size.
+        record_xml: Also save the UI dump of every step (dumping it if the env does not).
+
+    Example:
+        >>> env = EpisodeRecorder(ScreenshotObservation(AndroidEnv(VirtualDevice())), "recordings")
+        >>> obs, info = env.reset(seed=0)  # ... play; each finished episode is saved
+    """
+
+    def __init__(
+        self, env: gym.Env, directory: str | Path, frame_height: int | None = 400, record_xml: bool = False
+    ) -> None:
+        super().__init__(env)
+        from androidrl.env import AndroidEnv
+
+        if not isinstance(env.unwrapped, AndroidEnv):
+            raise TypeError(f"EpisodeRecorder records an AndroidEnv, got {type(env.unwrapped).__name__}")
+        if frame_height is not None and frame_height < 16:
+            raise ValueError(f"frame_height must be at least 16 pixels or None, got {frame_height}")
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.frame_height = frame_height
+        self.record_xml = record_xml
+        self.saved: list[Path] = []
+        self._count = len(list(self.directory.glob("episode_*.npz")))
+        self._steps: dict[str, list[Any]] | None = None
+        meta = {
+            "format": FORMAT,
+            "created": datetime.now().isoformat(timespec="seconds"),
+            "task": env.unwrapped.task.name,
+        }
+        (self.directory / "meta.json").write_text(json.dumps(meta, indent=2))
+
+    def _frame(self) -> np.ndarray:
+        frame = self.env.unwrapped.frame
+        if self.frame_height is None or frame.shape[0] <= self.frame_height:
+            return np.array(frame)
+        width = max(1, round(frame.shape[1] * self.frame_height / frame.shape[0]))
+        return np.asarray(Image.fromarray(frame).resize((width, self.frame_height), Image.BOX))
+
+    def _xml(self) -> str:
+        return self.env.unwrapped.current_xml() if self.record_xml else ""
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self._steps = {
+            "observations": [obs],
+            "frames": [self._frame()],
+            "actions": [],
+            "env_actions": [],
+            "rewards": [],
+            "terminated": [],
+            "truncated": [],
+            "infos": [_jsonable(info)],
+            "action_texts": [],
+            "xml": [self._xml()],
+        }
+        return obs, info
+
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if self._steps is None:
+            return obs, reward, terminated, truncated, info
+        android = self.env.unwrapped
+        performed = android.last_action
+        steps = self._steps
+        steps["observations"].append(obs)
+        steps["frames"].append(self._frame())
+        steps["actions"].append(action)
+        steps["env_actions"].append(
+            [int(performed.action_type), *performed.coord.tolist(), *performed.tgt_coord.tolist()]
+            if performed is not None
+            else [0, 0, 0, 0, 0]
+        )
+        steps["rewards"].append(reward)
+        steps["terminated"].append(terminated)
+        steps["truncated"].append(truncated)
+        steps["infos"].append(_jsonable(info))
+        steps["action_texts"].append(_describe(self.env, action, performed))
+        steps["xml"].append(self._xml() if not info.get("device_error") else "")
+        if terminated or truncated:
+            self.saved.append(self._save())
+        return obs, reward, terminated, truncated, info
+
+    def _save(self) -> Path:
+        steps, self._steps = self._steps, None
+        stem = self.directory / f"episode_{self._count:05d}"
+        self._count += 1
+        observations = steps["observations"]
+        if isinstance(observations[0], dict):  # e.g. screen + clickable mask: one array per key
+            arrays = {f"observations.{k}": np.stack([o[k] for o in observations]) for k in observations[0]}
+        else:
+            arrays = {"observations": np.stack(observations)}
+        arrays |= {
+            "frames": np.stack(steps["frames"]),
+            "actions": np.array(steps["actions"]),
+            "env_actions": np.array(steps["env_actions"], dtype=np.int64).reshape(-1, 5),
+            "rewards": np.array(steps["rewards"], dtype=np.float32),
+            "terminated": np.array(steps["terminated"], dtype=bool),
+            "truncated": np.array(steps["truncated"], dtype=bool),
+        }
+        np.savez_compressed(stem.with_suffix(".npz"), **arrays)
+        infos = steps["infos"]
+        summary = {
+            "infos": infos,
+            "action_texts": steps["action_texts"],
+            "xml": steps["xml"] if self.record_xml else [],
+            "screen_size": list(self.env.unwrapped.screen_size),
+            "return": float(arrays["rewards"].sum()),
+            "length": len(arrays["rewards"]),
+            "success": bool(infos[-1].get("is_success", False)) if len(infos) > 1 else False,
+        }
+        stem.with_suffix(".json").write_text(json.dumps(summary))
+        return stem.with_suffix(".npz")
+
+
+def _describe(env: gym.Env, action: Any, performed: Any) -> str:
+    describe = env.get_wrapper_attr("describe") if env.has_wrapper_attr("describe") else None
+    try:
+        if describe is not None:
+            return str(describe(action))
+    except (IndexError, ValueError, TypeError):
+        pass
+    if performed is None:
+        return str(action)
+    return performed.action_type.name.lower()
+
+
+def load_episode(path: str | Path) -> Episode:
+    """An episode saved by :class:`EpisodeRecorder` (the ``.npz`` path, or its stem).
+
+    Raises:
+        FileNotFoundError: No such episode.
+    """
+    path = Path(path)
+    npz, meta = path.with_suffix(".npz"), path.with_suffix(".json")
+    with np.load(npz) as data:
+        arrays = {k: data[k] for k in data.files}
+    summary = json.loads(meta.read_text())
+    observations = arrays.get("observations")
+    if observations is None:
+        observations = {k.split(".", 1)[1]: v for k, v in arrays.items() if k.startswith("observations.")}
+    return Episode(
+        observations=observations,
+        frames=arrays["frames"],
+        actions=arrays["actions"],
+        env_actions=arrays["env_actions"],
+        rewards=arrays["rewards"],
+        terminated=arrays["terminated"],
+        truncated=arrays["truncated"],
+        infos=summary["infos"],
+        action_texts=summary["action_texts"],
+        xml=summary["xml"],
+        screen_size=tuple(summary["screen_size"]),
+    )
+
+
+def load_dataset(directory: str | Path) -> list[Episode]:
+    """Every episode of a recording directory, in order.
+
+    Raises:
+        ValueError: ``directory`` is not an androidrl recording.
+    """
+    directory = Path(directory)
+    meta = directory / "meta.json"
+    if not meta.is_file() or json.loads(meta.read_text()).get("format") != FORMAT:
+        raise ValueError(f"{directory} is not an androidrl recording (no meta.json of format {FORMAT})")
+    return [load_episode(p) for p in sorted(directory.glob("episode_*.npz"))]

@@ -1,0 +1,8 @@
+"""Evaluate a trained run: python scripts/evaluate.py --run runs/<run> --episodes 20"""
+
+import sys
+
+from androidrl.evaluation import main
+
+if __name__ == "__main__":
+    sys.exit(main())

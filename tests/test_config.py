@@ -1,0 +1,88 @@
+"""Training configs: good files load, bad ones name the key path and the fix, before any work."""
+
+from pathlib import Path
+
+import pytest
+
+from androidrl.config import ConfigError, hyperparams, load_config, parse_config
+
+CONFIGS = sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_are_valid(path):
+    config = load_config(path)
+    assert config.n_envs >= 1 and config.training.total_timesteps > 0
+
+
+def test_numbers_are_coerced_and_schedules_resolved():
+    config = parse_config(
+        {
+            "algo": {
+                "hyperparams": {"learning_rate": "3e-4", "n_steps": "128", "batch_size": 64, "clip_range": "lin_0.2"}
+            }
+        }
+    )
+    assert config.algo.hyperparams["learning_rate"] == pytest.approx(3e-4)
+    assert config.algo.hyperparams["n_steps"] == 128
+    params = hyperparams(config)
+    assert params["clip_range"](0.5) == pytest.approx(0.1) and params["clip_range"](1.0) == pytest.approx(0.2)
+
+
+def test_overrides_on_the_command_line():
+    config = parse_config(
+        {},
+        overrides=[
+            "training.total_timesteps=2000",
+            "algo.hyperparams.gamma=0.9",
+            "devices.virtual.count=3",
+            "observation.shape=[64, 32]",
+        ],
+    )
+    assert config.training.total_timesteps == 2000 and config.algo.hyperparams["gamma"] == 0.9
+    assert config.n_envs == 3 and config.observation.shape == (64, 32)
+
+
+@pytest.mark.parametrize(
+    ("data", "overrides", "message"),
+    [
+        ({"algo": {"policy_kwargs": {"net_arc": [64]}}}, [], "algo.policy_kwargs.net_arc: unknown key"),
+        ({"trainig": {}}, [], "trainig: unknown key"),
+        ({"training": {"total_timesteps": "lots"}}, [], "training.total_timesteps: Input should be a valid integer"),
+        ({"algo": {"hyperparams": {"n_steps": -5}}}, [], "algo.hyperparams.n_steps: expected a positive int, got -5"),
+        (
+            {"algo": {"hyperparams": {"n_step": 128}}},
+            [],
+            "PPO takes no hyperparameter 'n_step' (did you mean n_steps?)",
+        ),
+        (
+            {"algo": {"hyperparams": {"n_steps": 100, "batch_size": 64}}},
+            [],
+            "batch_size: 64 does not divide n_steps * n_envs = 100 * 2 = 200",
+        ),
+        ({"algo": {"hyperparams": {"learning_rate": "fast"}}}, [], "a schedule is written lin_<start>"),
+        ({"algo": {"hyperparams": {"gamma": "lin_0.9"}}}, [], "algo.hyperparams.gamma: expected a number"),
+        ({"algo": {"name": "DQN"}, "action": {"type": "box"}}, [], "DQN needs a Discrete action space"),
+        ({"algo": {"name": "MaskablePPO"}}, [], "MaskablePPO needs action masks; set action.type to ui_elements"),
+        ({"algo": {"name": "SAC"}}, [], "algo.name: Input should be 'PPO', 'A2C', 'DQN', 'MaskablePPO' or"),
+        ({"devices": {"serials": ["emulator-5554", "emulator-5554"]}}, [], "['emulator-5554'] listed twice"),
+        ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give either serials"),
+        ({"task": "no-such-task"}, [], "task: unknown task 'no-such-task'"),
+        ({}, ["training.total_timesteps"], "expected key.path=value"),
+        ({"seed": 1}, ["seed.value=3"], "seed is not a mapping"),
+        ({"observation": {"shape": [84]}}, [], "observation.shape"),
+    ],
+)
+def test_bad_configs(data, overrides, message):
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, "bad.yaml", overrides)
+    assert message in str(info.value)
+
+
+def test_file_errors(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read the config"):
+        load_config(tmp_path / "missing.yaml")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("algo: {name: PPO\n")
+    with pytest.raises(ConfigError, match=r"not valid YAML at line \d"):
+        load_config(broken)

@@ -1,0 +1,160 @@
+"""Training end to end: a short run into a temp directory, resume, Ctrl-C, evaluation, notebook."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+import yaml
+from nbclient import NotebookClient
+
+from androidrl.config import ConfigError, parse_config
+from androidrl.evaluation import evaluate_run
+from androidrl.evaluation import main as evaluate_main
+from androidrl.recording import load_dataset
+from androidrl.training import Run, train
+from androidrl.training import main as train_main
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).parents[1]
+SHORT = {
+    "experiment": "test",
+    "devices": {"virtual": {"count": 2, "width": 360, "height": 800, "density": 160}},
+    "task": "tap-target",
+    "observation": {"shape": [84, 40]},
+    "action": {
+        "type": "grid",
+        "rows": 3,
+        "cols": 3,
+        "region": [0, 0.09, 1, 0.94],
+        "swipes": False,
+        "back": False,
+        "home": False,
+    },
+    "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 2}},
+    "training": {
+        "total_timesteps": 256,
+        "eval_freq": 128,
+        "eval_episodes": 2,
+        "checkpoint_freq": 128,
+        "progress_bar": False,
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One short training run shared by the tests below."""
+    directory = tmp_path_factory.mktemp("runs") / "short"
+    config = parse_config(SHORT)
+    result = train(config, Run.create(config, directory, ["scripts/train.py", "--config", "short.yaml"]))
+    return result
+
+
+def test_a_run_directory_has_everything(trained):
+    run = trained.run.directory
+    assert trained.timesteps >= 256 and trained.final_model == run / "final_model.zip"
+    assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 256
+    assert "scripts/train.py --config short.yaml" in (run / "command.txt").read_text()
+    assert json.loads((run / "versions.json").read_text())["stable_baselines3"]
+    assert sorted(p.name for p in (run / "monitor").iterdir()) == ["worker_0.monitor.csv", "worker_1.monitor.csv"]
+    assert list((run / "tb").rglob("events.out.tfevents.*"))
+    assert (run / "evaluations.csv").read_text().startswith("timesteps,success_rate,mean_return")
+    assert list((run / "checkpoints").glob("step_*.zip"))
+
+
+def test_the_final_model_loads_and_predicts(trained):
+    from stable_baselines3 import PPO
+
+    model = PPO.load(trained.final_model)
+    action, _ = model.predict(np.zeros((84, 40, 3), dtype=np.uint8), deterministic=True)
+    assert 0 <= int(action) < 9
+
+
+def test_resume_continues_the_step_count(trained):
+    run = trained.run.directory
+    before = trained.timesteps
+    code = train_main(["--resume", str(run), "--set", "training.total_timesteps=512"])
+    assert code == 0
+    from stable_baselines3 import PPO
+
+    assert PPO.load(run / "final_model.zip").num_timesteps >= 512 > before
+    rows = sum(len((run / "monitor" / f).read_text().splitlines()) for f in os.listdir(run / "monitor"))
+    assert rows > 4  # the resumed run appended to the CSVs
+
+
+def test_evaluate_script_reports_and_records(trained, capsys):
+    assert evaluate_main(["--run", str(trained.run.directory), "--episodes", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "success" in out and "written to" in out
+    summary = json.loads(sorted((trained.run.directory / "eval").glob("*/summary.json"))[-1].read_text())
+    assert summary["episodes"] == 3 and len(summary["episodes_detail"]) == 3
+    episodes = load_dataset(summary["recordings"])
+    assert len(episodes) == 3
+    first = episodes[0]
+    assert first.observations.shape[1:] == (84, 40, 3) and first.frames.shape[0] == first.length + 1
+    assert first.env_actions.shape == (first.length, 5) and first.infos[0]["task"] == "tap-target"
+
+
+def test_the_notebook_executes_on_the_run(trained):
+    notebook = nbformat.read(ROOT / "notebooks" / "evaluate.ipynb", as_version=4)
+    parameters = next(c for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
+    parameters.source = f'run_dir = "{trained.run.directory}"\nepisodes = 2'
+    NotebookClient(notebook, timeout=600, kernel_name="python3", cwd=str(ROOT)).execute()
+    errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    for name in ("learning_curves.png", "filmstrip.png", "episode.gif"):
+        assert (trained.run.directory / name).stat().st_size > 1000
+
+
+def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys):
+    with pytest.raises(ConfigError, match="is not a run directory"):
+        Run.open(tmp_path)
+    with pytest.raises(ConfigError, match="is not a run directory"):
+        evaluate_run(tmp_path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("algo: {hyperparams: {n_stepz: 5}}\n")
+    assert train_main(["--config", str(bad), "--run-dir", str(tmp_path / "r")]) == 2
+    assert "n_stepz" in capsys.readouterr().err and not (tmp_path / "r").exists()
+    missing = tmp_path / "phones.yaml"
+    missing.write_text(yaml.safe_dump({**SHORT, "devices": {"serials": ["emulator-5998"], "adb": {"port": 1}}}))
+    assert train_main(["--config", str(missing)]) == 2
+    assert "devices" in capsys.readouterr().err
+
+
+def test_ctrl_c_saves_a_checkpoint_and_resume_picks_it_up(tmp_path):
+    config = tmp_path / "long.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {
+                **SHORT,
+                "training": {**SHORT["training"], "total_timesteps": 100000, "checkpoint_freq": 0, "eval_freq": 0},
+            }
+        )
+    )
+    run = tmp_path / "run"
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config), "--run-dir", str(run)],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    deadline = time.monotonic() + 120
+    while not any((run / "monitor").glob("*.csv")) or time.monotonic() < deadline - 110:
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("training did not start")
+        time.sleep(0.5)
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "continue with --resume" in err
+    checkpoint = Run.open(run).latest_checkpoint()
+    assert checkpoint is not None and int(checkpoint.stem.split("_")[1]) > 0
