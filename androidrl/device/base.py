@@ -117,6 +117,15 @@ class Device(ABC):
     def screenshot(self) -> np.ndarray:
         """The screen as a ``(height, width, 3)`` uint8 RGB array (treat it as read-only)."""
 
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+        """Where screenshot ``new`` differs from the earlier screenshot ``old``, if the device knows.
+
+        Returns (left, top, right, bottom) pixels, (0, 0, 0, 0) for nowhere, or None when
+        unknown (the default: a phone over adb does not say). Wrappers use it to redo only
+        the changed part of an observation.
+        """
+        return None
+
     def shell(self, command: str, *, timeout: float | None = None, check: bool = True) -> str:
         """Run ``command`` and return its stdout as text.
 

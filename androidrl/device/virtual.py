@@ -84,6 +84,10 @@ class VirtualDevice(Device):
         """The phone's current frame (shared and read-only; it changes identity when the screen does)."""
         return self._online().screenshot()
 
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+        """The region the phone's renderer redrew between the two frames (exact, no comparison)."""
+        return self.phone.changed_region(old, new)
+
     def _dump_ui_once(self) -> str | None:
         phone = self._online()
         return phone.dump_ui() if phone.idle else None

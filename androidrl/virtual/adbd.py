@@ -795,6 +795,7 @@ class AdbdServer:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # small packets go out at once
+            writer.transport.set_write_buffer_limits(high=4 * MAX_PAYLOAD)  # a whole packet never waits
         conn = _Connection(self, reader, writer)
         self._connections[conn] = asyncio.current_task()
         try:

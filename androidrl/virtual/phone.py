@@ -137,6 +137,7 @@ class VirtualPhone:
         self._ops: tuple = ()
         self._xml: str | None = None
         self._screencap_cache: tuple | None = None
+        self._rgba: tuple[np.ndarray | None, np.ndarray | None] = (None, None)  # raw buffer, the frame in it
         self.touch_down: tuple[float, float, float] | None = None  # for `input motionevent`
         #: The most recent shell command lines received, oldest first (like a device log).
         self.command_log: deque[str] = deque(maxlen=1000)
@@ -485,6 +486,15 @@ class VirtualPhone:
                 self._renderer = Renderer(*self.size)
             return self._renderer.render(self._ops)
 
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+        """Where frame ``new`` differs from the earlier frame ``old``.
+
+        Returns (left, top, right, bottom), (0, 0, 0, 0) for nowhere, or None when the phone
+        cannot tell (then compare everything).
+        """
+        with self.lock:
+            return self._renderer.changed_region(old, new) if self._renderer is not None else None
+
     @property
     def frames_drawn(self) -> int:
         """How many frames were rasterised so far (a cache-efficiency figure)."""
@@ -493,25 +503,38 @@ class VirtualPhone:
     def screencap(self, png: bool = False) -> bytes:
         """What ``screencap`` writes: PNG bytes, or the raw header plus RGBA pixels.
 
-        The encoding of the current frame is cached, as the frame itself is.
+        The encoding of the current frame is cached, as the frame itself is; the raw
+        pixels live in one RGBA buffer that only the changed region of a new frame updates.
         """
         frame = self.screenshot()
         key = (id(frame), png)
         if self._screencap_cache is not None and self._screencap_cache[0] == key:
             return self._screencap_cache[1]
-        image = Image.fromarray(frame)
         if png:  # zlib's default level, as Android's encoder uses
             buf = io.BytesIO()
-            image.save(buf, format="PNG")
+            Image.fromarray(frame).save(buf, format="PNG")
             data = buf.getvalue()
         else:
             height, width = frame.shape[:2]
             header = struct.pack("<III", width, height, 1)  # format 1 = RGBA_8888
             if int(self.getprop("ro.build.version.sdk") or 34) >= 29:
                 header += struct.pack("<I", 1)  # dataspace: sRGB
-            data = header + image.convert("RGBA").tobytes()
+            data = b"".join((header, self._rgba_of(frame)))
         self._screencap_cache = (key, data, frame)  # holding the frame keeps its id unique
         return data
+
+    def _rgba_of(self, frame: np.ndarray) -> memoryview:
+        buffer, last = self._rgba
+        region = None
+        if buffer is None or buffer.shape[:2] != frame.shape[:2]:
+            buffer = np.empty((*frame.shape[:2], 4), dtype=np.uint8)
+            buffer[..., 3] = 255  # opaque
+        elif last is not None:
+            region = self.changed_region(last, frame)
+        left, top, right, bottom = region if region is not None else (0, 0, frame.shape[1], frame.shape[0])
+        buffer[top:bottom, left:right, :3] = frame[top:bottom, left:right]
+        self._rgba = (buffer, frame)
+        return memoryview(buffer).cast("B")
 
     def dump_ui(self) -> str:
         """The ``uiautomator dump`` XML of the window in front."""

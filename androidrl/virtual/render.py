@@ -9,6 +9,8 @@ most screenshots cost a comparison instead of a redraw.
 from __future__ import annotations
 
 import functools
+import weakref
+from collections import Counter, deque
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -116,7 +118,18 @@ def _emit_icon(view: ImageView, box: Box, scale: float, ops: list[Op]) -> None:
 
 
 class Renderer:
-    """Rasterises display lists at a fixed screen size, caching the last frame."""
+    """Rasterises display lists at a fixed screen size, redrawing only what changed.
+
+    When a new display list differs from the last one in a few operations, only the
+    region those operations cover (old and new) is drawn again — every operation that
+    touches the region, in order, on a background-filled patch — and pasted into a copy
+    of the last frame. A screen where one line of text changed costs that line.
+    """
+
+    #: Redraw everything once the damaged area passes this share of the screen.
+    FULL_REDRAW_SHARE = 0.5
+    #: Pixels around each changed box also redrawn (anti-aliasing and bold strokes spill over).
+    MARGIN = 3
 
     def __init__(self, width: int, height: int, background: Color = WHITE) -> None:
         self.width = width
@@ -125,17 +138,115 @@ class Renderer:
         self._ops: tuple[Op, ...] | None = None
         self._frame: np.ndarray | None = None
         self.frames_drawn = 0
+        self.partial_frames = 0
+        # (frame, the frame it was drawn over, the region that differs), newest last
+        self._history: deque[tuple[weakref.ref, weakref.ref | None, Box]] = deque(maxlen=16)
 
     def render(self, ops: tuple[Op, ...]) -> np.ndarray:
         """The frame for ``ops``: a read-only ``(height, width, 3)`` uint8 array."""
-        if self._frame is None or ops != self._ops:
+        if self._frame is not None and ops == self._ops:
+            return self._frame
+        region = self._damage(ops) if self._frame is not None else None
+        if region == _NOTHING:
+            self._ops = ops
+            return self._frame
+        previous = self._frame
+        if region is None:
             image = Image.new("RGB", (self.width, self.height), self.background)
             _draw_ops(image, ops)
             frame = np.asarray(image)
-            frame.flags.writeable = False
-            self._ops, self._frame = ops, frame
-            self.frames_drawn += 1
-        return self._frame
+            region = (0, 0, self.width, self.height)
+        else:
+            frame = self._frame.copy()
+            left, top, right, bottom = region
+            patch = Image.new("RGB", (right - left, bottom - top), self.background)
+            _draw_ops(patch, tuple(_shift(op, -left, -top) for op in ops if _touches(op[1], region, self.MARGIN)))
+            frame[top:bottom, left:right] = np.asarray(patch)
+            self.partial_frames += 1
+        frame.flags.writeable = False
+        self._history.append((weakref.ref(frame), weakref.ref(previous) if previous is not None else None, region))
+        self._ops, self._frame = ops, frame
+        self.frames_drawn += 1
+        return frame
+
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> Box | None:
+        """The region where ``new`` differs from ``old`` (both frames of this renderer), or None if unknown."""
+        if old is new:
+            return _NOTHING
+        region: Box | None = None
+        target = new
+        for frame_ref, parent_ref, box in reversed(self._history):
+            if frame_ref() is not target:
+                continue
+            region = box if region is None else _union(region, box)
+            parent = parent_ref() if parent_ref is not None else None
+            if parent is None:
+                return None
+            if parent is old:
+                return region
+            target = parent
+        return None
+
+    def _damage(self, ops: tuple[Op, ...]) -> Box | None:
+        """The screen region that differs between the last display list and ``ops``, or None for all of it."""
+        boxes = _changed_boxes(self._ops, ops)
+        if not boxes:
+            return _NOTHING
+        m = self.MARGIN
+        left = max(0, min(b[0] for b in boxes) - m)
+        top = max(0, min(b[1] for b in boxes) - m)
+        right = min(self.width, max(b[2] for b in boxes) + m)
+        bottom = min(self.height, max(b[3] for b in boxes) + m)
+        if right <= left or bottom <= top:
+            return _NOTHING  # what changed is off screen
+        if (right - left) * (bottom - top) > self.FULL_REDRAW_SHARE * self.width * self.height:
+            return None
+        return left, top, right, bottom
+
+
+def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
+    """Boxes of the operations in one list and not the other.
+
+    Inside a scrolling layer that kept its place, only the boxes of its own changed
+    operations count (clipped to the layer), so editing one row does not redraw the list.
+    """
+    before, after = Counter(old), Counter(new)
+    gone, added = list((before - after).elements()), list((after - before).elements())
+    layers = {op[1]: op for op in gone if op[0] == "layer"}
+    boxes = []
+    for op in added:
+        twin = layers.pop(op[1], None) if op[0] == "layer" else None
+        if twin is None:
+            boxes.append(op[1])
+        else:
+            clip = op[1]
+            boxes += [_clip(b, clip) for b in _changed_boxes(twin[2], op[2])]
+    boxes += [op[1] for op in gone if op[0] != "layer"] + [op[1] for op in layers.values()]
+    return [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+
+
+def _clip(box: Box, clip: Box) -> Box:
+    return max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3])
+
+
+_NOTHING: Box = (0, 0, 0, 0)
+
+
+def _union(a: Box, b: Box) -> Box:
+    if a == _NOTHING:
+        return b
+    if b == _NOTHING:
+        return a
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _touches(box: Box, region: Box, margin: int) -> bool:
+    return (
+        box[0] - margin < region[2]
+        and box[2] + margin > region[0]
+        and box[1] - margin < region[3]
+        and box[3] + margin > region[1]
+    )
 
 
 def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
@@ -153,7 +264,7 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
             _, box, color = op
             draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
         elif kind == "text":
-            _draw_text(draw, *op[1:])
+            _draw_text(image, *op[1:])
         elif kind == "layer":
             # Scrolling content is drawn on its own canvas and pasted, which clips it.
             _, box, inner = op
@@ -172,21 +283,36 @@ def _shift(op: Op, dx: int, dy: int) -> Op:
     return (op[0], moved, *op[2:])
 
 
-def _draw_text(
-    draw: ImageDraw.ImageDraw, box: Box, text: str, size: int, color: Color, bold: bool, gravity: str
-) -> None:
-    face = font(size)
-    text = _ellipsize(text, face, box[2] - box[0])
-    if not text:
+def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color, bold: bool, gravity: str) -> None:
+    mask, (dx, dy) = _text_mask(text, size, bold and size >= 14, gravity, box[2] - box[0])
+    if mask is None:
         return
-    cy = (box[1] + box[3]) / 2
-    if gravity == "center":
-        xy, anchor = ((box[0] + box[2]) / 2, cy), "mm"
-    else:
-        xy, anchor = (box[0], cy), "lm"
-    draw.text(
-        xy, text, fill=color, font=face, anchor=anchor, stroke_width=1 if bold and size >= 14 else 0, stroke_fill=color
+    cy = (box[1] + box[3]) // 2
+    x = (box[0] + box[2]) // 2 if gravity == "center" else box[0]
+    image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(
+    text: str, size: int, bold: bool, gravity: str, width: int
+) -> tuple[Image.Image | None, tuple[int, int]]:
+    """A text's coverage mask and its offset from the anchor point (left or centre, middle).
+
+    Rendering a line of text is the costliest drawing operation; screens repeat the same
+    labels, so each is rendered once.
+    """
+    face = font(size)
+    text = _ellipsize(text, face, width)
+    if not text:
+        return None, (0, 0)
+    anchor = "mm" if gravity == "center" else "lm"
+    stroke = 1 if bold else 0
+    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )
+    return mask, (left, top)
 
 
 def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

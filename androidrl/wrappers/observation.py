@@ -13,7 +13,10 @@ Resizing keeps the aspect ratio by one of two documented rules:
 * ``fit="crop"``: scale to cover the output and cut the overflow equally on both sides.
 
 Downscaling uses PIL's box filter (area averaging: correct for any factor, no aliasing),
-and the result for an unchanged frame is reused.
+in horizontal bands of output rows. An unchanged frame reuses the last result; a frame
+the device says changed only in some region (the virtual phone knows exactly what it
+redrew) recomputes only the bands that region touches — and since a band is always
+computed the same way, the result equals a from-scratch downscale bit for bit.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from androidrl.env import AndroidEnv
 from androidrl.tasks.conditions import ui_elements
 
 _FITS = ("letterbox", "crop")
+BAND = 8  # output rows downscaled together
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
             )
         else:
             self.observation_space = image
-        self._cache: tuple[np.ndarray, np.ndarray] | None = None  # (source frame, its image)
+        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (frame, scaled screen, image)
 
     def geometry(self) -> Geometry:
         """How the current screen maps into the observation."""
@@ -139,21 +143,52 @@ class ScreenshotObservation(gym.ObservationWrapper):
         return android.frame
 
     def _image(self, frame: np.ndarray) -> np.ndarray:
-        if self._cache is not None and self._cache[0] is frame:
-            return self._cache[1].copy()  # a fresh array each step (callers may keep it)
-        geometry = Geometry.fit((frame.shape[1], frame.shape[0]), (self.shape[1], self.shape[0]), self.fit)
-        source = Image.fromarray(np.ascontiguousarray(frame))
+        cache = self._cache
+        if cache is not None and cache[0] is frame:
+            return cache[2].copy()  # a fresh array each step (callers may keep it)
+        height, width = frame.shape[:2]
+        geometry = Geometry.fit((width, height), (self.shape[1], self.shape[0]), self.fit)
+        bands = range(0, geometry.scaled_size[1], BAND)
+        if cache is not None and cache[0].shape == frame.shape:
+            region = self.env.unwrapped.device.changed_region(cache[0], frame)
+            if region is not None:  # redo only the bands over the changed rows
+                scale = geometry.scaled_size[1] / height
+                first, last = int(region[1] * scale) // BAND * BAND, int(np.ceil(region[3] * scale))
+                bands = range(first, last if region[3] > region[1] else first, BAND)
+            scaled = cache[1].copy()
+        else:
+            channels = 1 if self.grayscale else 3
+            scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
+        for top in bands:
+            self._band(frame, scaled, top)
+        image = self._compose(scaled, geometry)
+        self._cache = (frame, scaled, image)
+        return image.copy()
+
+    def _band(self, frame: np.ndarray, scaled: np.ndarray, top: int) -> None:
+        """Downscale output rows ``top``..``top + BAND`` of ``scaled`` from the source rows under them."""
+        height, width = frame.shape[:2]
+        out_height, out_width = scaled.shape[:2]
+        bottom = min(out_height, top + BAND)
+        y0, y1 = top * height / out_height, bottom * height / out_height
+        first, last = int(y0), min(height, int(np.ceil(y1)))
+        source = Image.fromarray(np.ascontiguousarray(frame[first:last]))
         if self.grayscale:
             source = source.convert("L")
-        scaled = source.resize(geometry.scaled_size, Image.BOX, reducing_gap=2.0)
-        canvas = Image.new(source.mode, (self.shape[1], self.shape[0]))
-        canvas.paste(scaled, geometry.offset)
-        image = np.asarray(canvas, dtype=np.uint8)
-        image = image[..., None] if self.grayscale else image
-        if self.channels_first:
-            image = np.ascontiguousarray(np.moveaxis(image, -1, 0))
-        self._cache = (frame, image)
-        return image.copy()
+        band = source.resize((out_width, bottom - top), Image.BOX, box=(0, y0 - first, width, y1 - first))
+        scaled[top:bottom] = np.asarray(band).reshape(bottom - top, out_width, -1)
+
+    def _compose(self, scaled: np.ndarray, geometry: Geometry) -> np.ndarray:
+        """The scaled screen placed on the output canvas (letterbox bars, or cropped)."""
+        out_h, out_w = self.shape
+        canvas = np.zeros((out_h, out_w, scaled.shape[2]), dtype=np.uint8)
+        ox, oy = geometry.offset
+        sh, sw = scaled.shape[:2]
+        src_x, src_y = max(0, -ox), max(0, -oy)
+        dst_x, dst_y = max(0, ox), max(0, oy)
+        w, h = min(sw - src_x, out_w - dst_x), min(sh - src_y, out_h - dst_y)
+        canvas[dst_y : dst_y + h, dst_x : dst_x + w] = scaled[src_y : src_y + h, src_x : src_x + w]
+        return np.ascontiguousarray(np.moveaxis(canvas, -1, 0)) if self.channels_first else canvas
 
     def _mask(self) -> np.ndarray:
         geometry = self.geometry()
