@@ -336,8 +336,8 @@ def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
 def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Wrapped (84x84, Discrete) vector steps/s on 1, 2, 4 virtual phones, and SB3's own vector envs."""
     device = f"virtual:{width}x{height}@{density}"
-    steps = 100 if rounds < 20 else 300
-    repeats = max(2, rounds // 8)
+    steps = 50 if rounds < 8 else 100 if rounds < 20 else 300
+    repeats = max(1, rounds // 8)
     scaling = Figure("vector steps/s, tap-target 84x84 (async)", "1 device", unit="steps/s", higher_is_better=True)
     backends = Figure("vector steps/s, 2 devices, by backend", "subproc (SB3)", unit="steps/s", higher_is_better=True)
     for _ in range(repeats):
@@ -394,7 +394,100 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
         wrapped.close()
 
 
-SUITES = {"adb": adb_suite, "env": env_suite, "wrapped": wrapped_suite, "vector": vector_suite}
+def _quickstart(backend: str = "async"):
+    """The quickstart config (its own phones: two virtual 360x800), with the given vector backend."""
+    from androidrl.config import load_config
+
+    path = Path(__file__).resolve().parents[1] / "configs" / "quickstart.yaml"
+    return load_config(path, [f"vector.backend={backend}"])
+
+
+def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """PPO on the quickstart config: training steps/s and the share of wall time spent in the envs."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    from androidrl.training import Run, make_env, make_model
+
+    class Timed(VecEnvWrapper):
+        """Counts the seconds the learner waits on the envs."""
+
+        def __init__(self, venv) -> None:
+            super().__init__(venv)
+            self.seconds = 0.0
+
+        def reset(self):
+            start = time.perf_counter()
+            obs = self.venv.reset()
+            self.seconds += time.perf_counter() - start
+            return obs
+
+        def step_wait(self):
+            start = time.perf_counter()
+            result = self.venv.step_wait()
+            self.seconds += time.perf_counter() - start
+            return result
+
+    steps = 256 if rounds < 8 else 1024 if rounds < 20 else 4096
+    rate = Figure("PPO training steps/s, quickstart", "subproc (SB3)", unit="steps/s", higher_is_better=True)
+    share = Figure("PPO: share of wall time in the envs", "subproc (SB3)", unit="%")
+    for _ in range(max(1, rounds // 10)):
+        for backend, name in (("subproc", "subproc (SB3)"), ("async", "async (androidrl)")):
+            config = _quickstart(backend)
+            with tempfile.TemporaryDirectory() as tmp:
+                env = Timed(make_env(config, config.devices))
+                try:
+                    model = make_model(config, env, Run(Path(tmp), config))
+                    start = time.perf_counter()
+                    model.learn(steps)
+                    wall = time.perf_counter() - start
+                finally:
+                    env.close()
+            rate.samples.setdefault(name, []).append(model.num_timesteps / wall)
+            share.samples.setdefault(name, []).append(100 * env.seconds / wall)
+    return [rate, share]
+
+
+def _rss_mb(pid: int) -> tuple[float, float]:
+    """(current, peak) resident memory of a process, in MB, from /proc."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Resident memory of each vector-env worker at the start and after many steps (growth)."""
+    from androidrl.training import make_env
+
+    steps = 400 if rounds < 8 else 2000 if rounds < 20 else 10_000
+    config = _quickstart()
+    env = make_env(config, config.devices)
+    try:
+        env.seed(0)
+        env.reset()
+        rng = np.random.default_rng(0)
+        for a in rng.integers(0, env.action_space.n, size=(200, 2)):  # warm up: caches fill
+            env.step(a)
+        pids = [p.pid for p in env.venv.processes]
+        start = [_rss_mb(pid)[0] for pid in pids]
+        for a in rng.integers(0, env.action_space.n, size=(steps // 2, 2)):
+            env.step(a)
+        end = [_rss_mb(pid) for pid in pids]
+    finally:
+        env.close()
+    figure = Figure(f"worker RSS MB, after warm-up vs after {steps} more steps", "after warm-up", unit="MB")
+    figure.samples["after warm-up"] = start
+    figure.samples[f"after {steps} steps"] = [current for current, _ in end]
+    figure.samples["peak"] = [peak for _, peak in end]
+    return [figure]
+
+
+SUITES = {
+    "adb": adb_suite,
+    "env": env_suite,
+    "wrapped": wrapped_suite,
+    "vector": vector_suite,
+    "ppo": ppo_suite,
+    "memory": memory_suite,
+}
 
 
 # ---------------------------------------------------------------------------- report
@@ -447,14 +540,19 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Command line of ``scripts/benchmark.py`` and ``androidrl bench``."""
     parser = argparse.ArgumentParser(prog="androidrl bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (about 30 s)")
-    parser.add_argument("--rounds", type=int, default=None, help="samples per contender (default 30, quick 8)")
+    parser.add_argument("--quick", action="store_true", help="a short run (well under a minute)")
+    parser.add_argument("--rounds", type=int, default=None, help="samples per contender (default 30, quick 4)")
     parser.add_argument("--suite", action="append", choices=sorted(SUITES), help="suites to run (default all)")
-    parser.add_argument("--size", default="1080x2400", help="virtual screen WxH (default 1080x2400)")
+    parser.add_argument(
+        "--size",
+        default="1080x2400",
+        help="virtual screen WxH of the adb, env, wrapped and vector suites (default 1080x2400; "
+        "the ppo and memory suites run the quickstart config as it is)",
+    )
     parser.add_argument("--density", type=int, default=420)
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
-    rounds = args.rounds or (8 if args.quick else 30)
+    rounds = args.rounds or (4 if args.quick else 30)
     width, height = (int(v) for v in args.size.lower().split("x"))
     figures: list[Figure] = []
     for name in args.suite or list(SUITES):

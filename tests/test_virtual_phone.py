@@ -250,3 +250,46 @@ def test_unchanged_screens_are_not_redrawn(phone):
     phone.tap(5, 760)  # empty wallpaper
     assert phone.screenshot() is frame and phone.frames_drawn == drawn
     assert not frame.flags.writeable
+
+
+def test_incremental_frames_equal_full_redraws():
+    """The renderer redraws only what changed; the result must be the full redraw, pixel for pixel."""
+    from androidrl.virtual.render import _draw_ops
+
+    rng = np.random.default_rng(0)
+    for width, height, density in ((360, 800, 160), (1080, 2400, 420)):
+        phone = VirtualPhone(width, height, density, seed=1)
+        for _ in range(120):
+            roll = rng.random()
+            if roll < 0.5:
+                phone.tap(rng.integers(width), rng.integers(height))
+            elif roll < 0.7:
+                phone.swipe(width / 2, height * 0.8, width / 2, height * 0.3, 300)
+            elif roll < 0.8:
+                phone.press_key(4)
+            elif roll < 0.85:
+                phone.shell("am start -n com.androidrl.practice/.TargetActivity")
+            elif roll < 0.9:
+                phone.shell("am start -n com.androidrl.notes/.MainActivity")
+                phone.tap(width / 2, 110 * density / 160)
+                phone.type_text("abc")
+            else:
+                phone.shell(f"svc wifi {'enable' if rng.random() < 0.5 else 'disable'}")
+            frame = phone.screenshot()  # brings the display list up to date
+            full = Image.new("RGB", (width, height), (255, 255, 255))
+            _draw_ops(full, phone._ops)
+            assert np.array_equal(frame, np.asarray(full))
+        assert phone._renderer.partial_frames > 10  # the incremental path was taken
+
+
+def test_changed_region_follows_the_frames(phone):
+    phone.shell("am start -n com.androidrl.practice/.TargetActivity --ei seed 1")
+    first = phone.screenshot()
+    phone.tap(5, 400)  # a miss: only the score line changes
+    second = phone.screenshot()
+    left, top, right, bottom = phone.changed_region(first, second)
+    changed = np.argwhere(np.any(first != second, axis=2))
+    assert top <= changed[:, 0].min() and changed[:, 0].max() < bottom
+    assert left <= changed[:, 1].min() and changed[:, 1].max() < right
+    assert phone.changed_region(second, second) == (0, 0, 0, 0)
+    assert phone.changed_region(second, first) is None  # not a later frame: unknown

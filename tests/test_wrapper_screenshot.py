@@ -136,3 +136,30 @@ def test_both_checkers_pass_on_the_wrapped_env():
         check_env(env, skip_render_check=True)
         sb3_check_env(env)
     assert [str(w.message) for w in caught if "different from the unwrapped" not in str(w.message)] == []
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"shape": (84, 84)},
+        {"shape": (84, 40), "grayscale": True},
+        {"shape": (60, 60), "fit": "crop"},
+        {"shape": (84, 40), "channels_first": True},
+    ],
+)
+def test_incremental_observations_equal_from_scratch_ones(kwargs):
+    """Only the bands over the changed rows are downscaled again; the result must not differ."""
+    env = ScreenshotObservation(
+        AndroidEnv(VirtualDevice(width=360, height=800, density=160), task="tap-target"), **kwargs
+    )
+    scratch = make(**kwargs)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        obs, _, terminated, truncated, _ = env.step(
+            EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(int(rng.integers(360)), int(rng.integers(800))))
+        )
+        scratch._cache = None
+        assert np.array_equal(obs, scratch._image(env.unwrapped.frame))
+        if terminated or truncated:
+            env.reset()
