@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -168,8 +169,6 @@ def _adbutils_device(port: int, serial: str):
 
 def _wifi_row(device: Device) -> tuple[int, int]:
     """Centre of the Wi-Fi row: tapping it toggles Wi-Fi, so every step changes the screen."""
-    import re
-
     device.shell("am start -a android.settings.WIFI_SETTINGS")
     match = re.search(r'text="Wi-Fi"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', device.dump_ui())
     left, top, right, bottom = map(int, match.groups())

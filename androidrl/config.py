@@ -34,6 +34,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from androidrl.errors import ConfigError, TaskError
+from androidrl.validation import format_errors, read_yaml
 
 ALGOS = ("PPO", "A2C", "DQN", "MaskablePPO", "RecurrentPPO")
 _SCHEDULE = re.compile(r"^lin_([0-9.eE+-]+)$")
@@ -330,19 +331,6 @@ def _schedule(text: str, path: str):
 # ---------------------------------------------------------------------------- loading
 
 
-def _format(err: ValidationError) -> str:
-    lines = []
-    for item in err.errors():
-        path = ".".join(str(p) for p in item["loc"] if not str(p).startswith(("function-", "list[", "dict[")))
-        message = item["msg"].removeprefix("Value error, ")
-        if item["type"] == "extra_forbidden":
-            message = "unknown key"
-        elif item["type"] not in ("value_error", "missing") and not isinstance(item.get("input"), (dict, list)):
-            message = f"{message}, got {item.get('input')!r}"
-        lines.append(f"{path or '(top level)'}: {message}")
-    return "\n".join(lines)
-
-
 def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
     """Apply ``key.path=value`` overrides (values parsed as YAML) to a raw config mapping.
 
@@ -380,7 +368,7 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
     try:
         config = Config.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(f"{source}: invalid config\n{_format(err)}") from None
+        raise ConfigError(f"{source}: invalid config\n{format_errors(err)}") from None
     from androidrl.tasks.registry import make_task
 
     try:
@@ -400,18 +388,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> Config:
     Raises:
         ConfigError: The file is missing, not YAML, or not a valid config.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read the config: {err.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
-    return parse_config(data, str(path), overrides)
+    return parse_config(read_yaml(path, ConfigError, "config"), str(path), overrides)
 
 
 def dump_config(config: Config) -> str:

@@ -252,7 +252,7 @@ class AndroidEnv(gym.Env):
             self._needs_reset = True
             info["device_error"] = f"{type(err).__name__}: {err}"
             info["episode_step"] = self._episode_step
-            return self._obs, 0.0, False, True, info
+            return dict(self._obs), 0.0, False, True, info
         self._episode_step += 1
         terminated = bool(evaluation.terminated)
         truncated = not terminated and self.max_steps is not None and self._episode_step >= self.max_steps

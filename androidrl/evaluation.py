@@ -85,7 +85,7 @@ def evaluate_run(
         ConfigError: ``run_dir`` is not a run, has no model, or has no evaluation devices.
     """
     from androidrl.recording import EpisodeRecorder
-    from androidrl.training import Run, eval_devices, make_wrap, summarize
+    from androidrl.training import Run, eval_devices, make_env, make_wrap, summarize
 
     run = Run.open(run_dir)
     config = run.config
@@ -94,16 +94,13 @@ def evaluate_run(
         raise ConfigError("the run trained on phones: say which devices to evaluate on with --devices")
     out = run.directory / "eval" / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     out.mkdir(parents=True)
-    wrap = make_wrap(config)
-    if record:
-        config = config.model_copy(deep=True)
-        recordings = out / "episodes"
-        base = wrap
+    config_wrap = make_wrap(config)
 
-        def wrap(env):  # noqa: F811  (the recorder goes around the config's wrappers)
-            return EpisodeRecorder(base(env), recordings)
+    def wrap(env):  # the recorder goes around the config's wrappers
+        env = config_wrap(env)
+        return EpisodeRecorder(env, out / "episodes") if record else env
 
-    env = _make_eval_env(config, chosen, wrap)
+    env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap)
     try:
         model = load_model(run, checkpoint)
         results = evaluate(model, env, episodes, deterministic)
@@ -118,25 +115,6 @@ def evaluate_run(
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
-
-
-def _make_eval_env(config: Any, devices: Devices, wrap: Any) -> Any:
-    from stable_baselines3.common.vec_env import VecFrameStack
-
-    from androidrl.vec_sb3 import make_sb3_vec_env
-
-    env_kwargs = {"dump_xml": config.env.dump_xml, "reset_timeout": config.env.reset_timeout}
-    env = make_sb3_vec_env(
-        devices.specs(),
-        config.task,
-        wrap,
-        backend="dummy",
-        env_kwargs=env_kwargs,
-        seed=config.seed + 20_000,
-        adb_host=devices.adb.host,
-        adb_port=devices.adb.port,
-    )
-    return VecFrameStack(env, config.observation.frame_stack) if config.observation.frame_stack > 1 else env
 
 
 def main(argv: list[str] | None = None) -> int:

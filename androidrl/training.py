@@ -165,9 +165,14 @@ def make_wrap(config: Config):
 
 
 def make_env(
-    config: Config, devices: Devices, monitor_dir: Path | None = None, seed: int = 0, backend: str | None = None
+    config: Config,
+    devices: Devices,
+    monitor_dir: Path | None = None,
+    seed: int = 0,
+    backend: str | None = None,
+    wrap: Any = None,
 ):
-    """An SB3 VecEnv on ``devices`` with the config's task, wrappers and frame stacking."""
+    """An SB3 VecEnv on ``devices`` with the config's task, wrappers (or ``wrap``) and frame stacking."""
     from stable_baselines3.common.vec_env import VecFrameStack
 
     from androidrl.vec_sb3 import make_sb3_vec_env
@@ -185,7 +190,7 @@ def make_env(
     backend = backend or config.vector.backend
     if backend == "async":
         options.update(step_timeout=config.vector.step_timeout, max_rebuilds=config.vector.max_rebuilds)
-    env = make_sb3_vec_env(devices.specs(), config.task, make_wrap(config), backend=backend, **options)
+    env = make_sb3_vec_env(devices.specs(), config.task, wrap or make_wrap(config), backend=backend, **options)
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)
     return env

@@ -33,10 +33,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from androidrl.errors import TaskError
+from androidrl.validation import NestedErrors, error_items, format_errors, join_path, read_yaml
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
 BUILTIN_PLACEHOLDERS = ("instruction", "seed")
@@ -185,14 +185,6 @@ _CONDITION_KINDS = {
 }
 
 
-class _NestedErrors(ValueError):
-    """Errors of a condition validated by hand, kept with their own key paths."""
-
-    def __init__(self, items: list[tuple[str, str]]) -> None:
-        super().__init__("; ".join(f"{path}: {message}" for path, message in items))
-        self.items = items
-
-
 def _parse_condition(value: Any) -> Any:
     """Pick the condition model by its key, with a clear message when the key is missing."""
     if isinstance(value, BaseModel):
@@ -205,7 +197,7 @@ def _parse_condition(value: Any) -> Any:
     try:
         return _CONDITION_KINDS[kinds[0]].model_validate(value)
     except ValidationError as err:
-        raise _NestedErrors(error_items(err)) from None
+        raise NestedErrors(error_items(err)) from None
 
 
 def _parse_conditions(value: Any) -> Any:
@@ -215,12 +207,12 @@ def _parse_conditions(value: Any) -> Any:
     for i, item in enumerate(value):
         try:
             parsed.append(_parse_condition(item))
-        except _NestedErrors as err:
-            errors += [(_join(f"[{i}]", path), message) for path, message in err.items]
+        except NestedErrors as err:
+            errors += [(join_path(f"[{i}]", path), message) for path, message in err.items]
         except ValueError as err:
             errors.append((f"[{i}]", str(err)))
     if errors:
-        raise _NestedErrors(errors)
+        raise NestedErrors(errors)
     return tuple(parsed)
 
 
@@ -427,40 +419,6 @@ def _strings(data: Any, path: str = "") -> list[tuple[str, str]]:
     return []
 
 
-def _join(path: str, part: str) -> str:
-    if not part:
-        return path
-    if not path or part.startswith("["):
-        return path + part
-    return f"{path}.{part}"
-
-
-def error_items(err: ValidationError) -> list[tuple[str, str]]:
-    """(key path, message) of every error, e.g. ``("reset[2].wait.timeout", "...")``."""
-    items = []
-    for item in err.errors():
-        path = ""
-        for part in item["loc"]:
-            path = _join(path, f"[{part}]" if isinstance(part, int) else str(part))
-        nested = item.get("ctx", {}).get("error")
-        if isinstance(nested, _NestedErrors):
-            items += [(_join(path, sub), message) for sub, message in nested.items]
-            continue
-        message = item["msg"].removeprefix("Value error, ")
-        got = item.get("input")
-        if item["type"] == "extra_forbidden":
-            message = "unknown key"
-        elif item["type"] not in ("value_error", "missing") and not isinstance(got, (dict, list)):
-            message += f", got {got!r}"
-        items.append((path, message))
-    return items
-
-
-def format_errors(err: ValidationError) -> str:
-    """Pydantic errors as ``key.path[2].name: message`` lines."""
-    return "\n".join(f"{path or '(top level)'}: {message}" for path, message in error_items(err))
-
-
 def parse_spec(data: Any, source: str = "task") -> TaskSpec:
     """A validated :class:`TaskSpec` from a mapping.
 
@@ -481,15 +439,4 @@ def load_spec(path: str | Path) -> TaskSpec:
     Raises:
         TaskError: The file is missing, is not YAML, or is not a valid task (with the key paths).
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TaskError(f"{path}: cannot read the task file: {err.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise TaskError(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
-    return parse_spec(data, str(path))
+    return parse_spec(read_yaml(path, TaskError, "task file"), str(path))

@@ -135,7 +135,7 @@ class Shell:
 
     def _run_simple(self, text: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
         argv, redirects = self.expand(text)
-        while argv and _ASSIGNMENT.fullmatch(argv[0]) and len(argv) >= 1:
+        while argv and _ASSIGNMENT.fullmatch(argv[0]):
             name, value = _ASSIGNMENT.fullmatch(argv[0]).groups()
             self.variables[name] = value
             argv = argv[1:]
