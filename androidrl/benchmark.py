@@ -350,17 +350,26 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 
 
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """In-process steps/s: the raw env against the same env wrapped for pixels (the transform's cost)."""
+    """In-process steps/s: the raw env, the same env wrapped for pixels, and the idle phone wrapped.
+
+    The first two show the transform's cost on tap-target (whose score line changes on
+    every miss); the idle phone's launcher mostly does not change when tapped.
+    """
     from androidrl.registration import make_virtual_env
 
-    raw = make_virtual_env(width, height, density, task="tap-target", dump_xml=False, write_files=False)
-    wrapped = _pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False))
+    envs = {
+        "raw AndroidEnv": make_virtual_env(
+            width, height, density, task="tap-target", dump_xml=False, write_files=False
+        ),
+        "wrapped 84x84": _pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False)),
+        "wrapped 84x84, idle": _pixel_wrap(make_virtual_env(width, height, density, dump_xml=False, max_steps=50)),
+    }
     rng = np.random.default_rng(0)
-    grid = [int(a) for a in rng.integers(0, wrapped.action_space.n, size=200)]
+    grid = [int(a) for a in rng.integers(0, envs["wrapped 84x84"].action_space.n, size=200)]
+    table = [envs["wrapped 84x84"].action(a) for a in grid]  # the same taps for the raw env
     try:
-        for env in (raw, wrapped):
+        for env in envs.values():
             env.reset(seed=0)
-        actions = {"raw AndroidEnv": [wrapped.action(a) for a in grid], "wrapped 84x84": grid}
 
         def run(env, acts) -> Callable[[], None]:
             def go() -> None:
@@ -371,17 +380,14 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
             return go
 
         samples = interleave(
-            {
-                "raw AndroidEnv": run(raw, actions["raw AndroidEnv"]),
-                "wrapped 84x84": run(wrapped, actions["wrapped 84x84"]),
-            },
+            {name: run(env, table if name == "raw AndroidEnv" else grid) for name, env in envs.items()},
             max(3, rounds // 4),
             warmup=1,
         )
         per_second = {name: [len(grid) * 1000 / ms for ms in values] for name, values in samples.items()}
         return [
             Figure(
-                f"in-process steps/s, tap-target, {width}x{height}",
+                f"in-process steps/s, {width}x{height}",
                 "raw AndroidEnv",
                 per_second,
                 unit="steps/s",
@@ -389,8 +395,8 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
             )
         ]
     finally:
-        raw.close()
-        wrapped.close()
+        for env in envs.values():
+            env.close()
 
 
 def _quickstart(backend: str = "async"):
@@ -405,7 +411,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     """PPO on the quickstart config: training steps/s and the share of wall time spent in the envs."""
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
-    from androidrl.training import Run, make_env, make_model
+    from androidrl.training import Run, make_env, make_model, set_torch_threads
 
     class Timed(VecEnvWrapper):
         """Counts the seconds the learner waits on the envs."""
@@ -432,6 +438,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     for _ in range(max(1, rounds // 10)):
         for backend, name in (("subproc", "subproc (SB3)"), ("async", "async (androidrl)")):
             config = _quickstart(backend)
+            set_torch_threads(config)  # as training does
             with tempfile.TemporaryDirectory() as tmp:
                 env = Timed(make_env(config, config.devices))
                 try:

@@ -185,6 +185,7 @@ class Algo(_Model):
     hyperparams: dict[str, Any] = Field(default_factory=dict)
     normalize_reward: bool = False
     device: str = "cpu"
+    torch_threads: int | None = Field(default=None, ge=1)  # default: the cores the env workers leave free
 
     @field_validator("hyperparams", mode="before")
     @classmethod

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import platform
 import shlex
 import sys
@@ -205,6 +206,19 @@ def eval_devices(config: Config) -> Devices | None:
     return None  # phones in use for training cannot also evaluate
 
 
+def set_torch_threads(config: Config) -> int:
+    """Give the learner the cores the env workers leave free (at least one), unless the config says.
+
+    On a small machine PyTorch's default (every core) makes its helper threads spin while the
+    workers step, which slows both.
+    """
+    import torch
+
+    threads = config.algo.torch_threads or max(1, (os.cpu_count() or 1) - config.n_envs)
+    torch.set_num_threads(threads)
+    return threads
+
+
 def make_model(config: Config, env, run: Run):
     """A new model for the config."""
     cls = algo_class(config.algo.name)
@@ -346,6 +360,7 @@ def train(config: Config, run: Run | None = None, resume: bool = False) -> Train
     from stable_baselines3.common.vec_env import VecNormalize
 
     run = run or Run.create(config)
+    set_torch_threads(config)
     checkpoint = run.latest_checkpoint() if resume else None
     if resume and checkpoint is None:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")

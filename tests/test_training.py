@@ -106,7 +106,7 @@ def test_the_notebook_executes_on_the_run(trained):
     notebook = nbformat.read(ROOT / "notebooks" / "evaluate.ipynb", as_version=4)
     parameters = next(c for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
     parameters.source = f'run_dir = "{trained.run.directory}"\nepisodes = 2'
-    NotebookClient(notebook, timeout=600, kernel_name="python3", cwd=str(ROOT)).execute()
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
     errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
     for name in ("learning_curves.png", "filmstrip.png", "episode.gif"):
