@@ -139,25 +139,30 @@ def test_both_checkers_pass_on_the_wrapped_env():
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("screen", "kwargs"),
     [
-        {"shape": (84, 84)},
-        {"shape": (84, 40), "grayscale": True},
-        {"shape": (60, 60), "fit": "crop"},
-        {"shape": (84, 40), "channels_first": True},
+        ((360, 800, 160), {"shape": (84, 84)}),
+        ((360, 800, 160), {"shape": (84, 40), "grayscale": True}),
+        ((360, 800, 160), {"shape": (60, 60), "fit": "crop"}),
+        ((360, 800, 160), {"shape": (84, 40), "channels_first": True}),
+        ((180, 400, 80), {"shape": (84, 84)}),  # bands of more rows on a small screen
     ],
 )
-def test_incremental_observations_equal_from_scratch_ones(kwargs):
+def test_incremental_observations_equal_from_scratch_ones(screen, kwargs):
     """Only the bands over the changed rows are downscaled again; the result must not differ."""
+    width, height, density = screen
     env = ScreenshotObservation(
-        AndroidEnv(VirtualDevice(width=360, height=800, density=160), task="tap-target"), **kwargs
+        AndroidEnv(VirtualDevice(width=width, height=height, density=density), task="tap-target"), **kwargs
     )
-    scratch = make(**kwargs)
+    scratch = make(width, height, density, **kwargs)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(60):
         obs, _, terminated, truncated, _ = env.step(
-            EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(int(rng.integers(360)), int(rng.integers(800))))
+            EnvAction(
+                action_type=EnvActionType.SYSTEM_TAP,
+                coord=(int(rng.integers(width)), int(rng.integers(height))),
+            )
         )
         scratch._cache = None
         assert np.array_equal(obs, scratch._image(env.unwrapped.frame))

@@ -135,6 +135,7 @@ class VirtualPhone:
         self._window: View | None = None
         self._overlays: list[View] = []
         self._ops: tuple = ()
+        self._bars: tuple | None = None  # (key, [status, nav], their display list)
         self._xml: str | None = None
         self._screencap_cache: tuple | None = None
         self._rgba: tuple[np.ndarray | None, np.ndarray | None] = (None, None)  # raw buffer, the frame in it
@@ -423,15 +424,27 @@ class VirtualPhone:
         window = FrameLayout([content], background=(255, 255, 255))
         window.bounds = window.visible = (0, 0, width, height)
         content.layout((0, top, width, bottom), (0, top, width, bottom), scale)
-        status = self._status_bar()
-        status.layout((0, 0, width, top), (0, 0, width, top), scale)
-        nav = self._nav_bar()
-        nav.layout((0, bottom, width, height), (0, bottom, width, height), scale)
-        self._window, self._overlays = window, [status, nav]
+        overlays, bar_ops = self._system_bars(top, bottom)
+        self._window, self._overlays = window, overlays
         self._package = activity.app.package
-        self._ops = display_list(window, scale) + display_list(status, scale) + display_list(nav, scale)
+        self._ops = display_list(window, scale) + bar_ops
         self._xml = None
         self._dirty = False
+
+    def _system_bars(self, top: int, bottom: int) -> tuple[list[View], tuple]:
+        """The laid-out status and navigation bars and their display list.
+
+        Rebuilt only when what they show changes: most refreshes only change the app.
+        """
+        width, height, scale = self.width, self.height, self.scale
+        key = (width, height, scale, airplane_enabled(self), wifi_enabled(self), bluetooth_enabled(self))
+        if self._bars is None or self._bars[0] != key:
+            status = self._status_bar()
+            status.layout((0, 0, width, top), (0, 0, width, top), scale)
+            nav = self._nav_bar()
+            nav.layout((0, bottom, width, height), (0, bottom, width, height), scale)
+            self._bars = (key, [status, nav], display_list(status, scale) + display_list(nav, scale))
+        return self._bars[1], self._bars[2]
 
     def _status_bar(self) -> View:
         icons = []

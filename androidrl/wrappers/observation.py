@@ -31,7 +31,10 @@ from androidrl.env import AndroidEnv
 from androidrl.tasks.conditions import ui_elements
 
 _FITS = ("letterbox", "crop")
-BAND = 8  # output rows downscaled together
+# Output rows are downscaled in bands of about this many source pixels (8 to 32 rows): bands
+# small enough that a changed button costs little, large enough that PIL's per-call
+# overhead does not dominate on small screens.
+BAND_PIXELS = 24_000
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,15 @@ class Geometry:
     def to_output(self, x: float, y: float) -> tuple[float, float]:
         """A screen pixel's position in the observation."""
         return x * self.scale + self.offset[0], y * self.scale + self.offset[1]
+
+
+def band_rows(width: int, height: int, out_height: int) -> int:
+    """Output rows per downscaling band for a ``width`` x ``height`` screen scaled to ``out_height`` rows.
+
+    A function of the geometry alone, so a band redone after a change is bit-identical to
+    the same band of a from-scratch downscale.
+    """
+    return min(32, max(8, round(BAND_PIXELS * out_height / (width * height))))
 
 
 class ScreenshotObservation(gym.ObservationWrapper):
@@ -148,28 +160,29 @@ class ScreenshotObservation(gym.ObservationWrapper):
             return cache[2].copy()  # a fresh array each step (callers may keep it)
         height, width = frame.shape[:2]
         geometry = Geometry.fit((width, height), (self.shape[1], self.shape[0]), self.fit)
-        bands = range(0, geometry.scaled_size[1], BAND)
+        rows = band_rows(width, height, geometry.scaled_size[1])
+        bands = range(0, geometry.scaled_size[1], rows)
         if cache is not None and cache[0].shape == frame.shape:
             region = self.env.unwrapped.device.changed_region(cache[0], frame)
             if region is not None:  # redo only the bands over the changed rows
                 scale = geometry.scaled_size[1] / height
-                first, last = int(region[1] * scale) // BAND * BAND, int(np.ceil(region[3] * scale))
-                bands = range(first, last if region[3] > region[1] else first, BAND)
+                first, last = int(region[1] * scale) // rows * rows, int(np.ceil(region[3] * scale))
+                bands = range(first, last if region[3] > region[1] else first, rows)
             scaled = cache[1].copy()
         else:
             channels = 1 if self.grayscale else 3
             scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
         for top in bands:
-            self._band(frame, scaled, top)
+            self._band(frame, scaled, top, rows)
         image = self._compose(scaled, geometry)
         self._cache = (frame, scaled, image)
         return image.copy()
 
-    def _band(self, frame: np.ndarray, scaled: np.ndarray, top: int) -> None:
-        """Downscale output rows ``top``..``top + BAND`` of ``scaled`` from the source rows under them."""
+    def _band(self, frame: np.ndarray, scaled: np.ndarray, top: int, rows: int) -> None:
+        """Downscale output rows ``top``..``top + rows`` of ``scaled`` from the source rows under them."""
         height, width = frame.shape[:2]
         out_height, out_width = scaled.shape[:2]
-        bottom = min(out_height, top + BAND)
+        bottom = min(out_height, top + rows)
         y0, y1 = top * height / out_height, bottom * height / out_height
         first, last = int(y0), min(height, int(np.ceil(y1)))
         source = Image.fromarray(np.ascontiguousarray(frame[first:last]))
