@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import statistics
@@ -520,7 +521,7 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
-            "cpus": __import__("os").cpu_count(),
+            "cpus": os.cpu_count(),
         },
         "settings": settings,
         "figures": [
@@ -546,19 +547,21 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Command line of ``scripts/benchmark.py`` and ``androidrl bench``."""
     parser = argparse.ArgumentParser(prog="androidrl bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (well under a minute)")
+    parser.add_argument("--quick", action="store_true", help="a short run (about 30 seconds)")
     parser.add_argument("--rounds", type=int, default=None, help="samples per contender (default 30, quick 4)")
     parser.add_argument("--suite", action="append", choices=sorted(SUITES), help="suites to run (default all)")
     parser.add_argument(
         "--size",
-        default="1080x2400",
-        help="virtual screen WxH of the adb, env, wrapped and vector suites (default 1080x2400; "
-        "the ppo and memory suites run the quickstart config as it is)",
+        default=None,
+        help="virtual screen WxH of the adb, env, wrapped and vector suites (default 1080x2400, quick "
+        "360x800; the ppo and memory suites run the quickstart config as it is)",
     )
-    parser.add_argument("--density", type=int, default=420)
+    parser.add_argument("--density", type=int, default=None, help="screen density (default 420, quick 160)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     rounds = args.rounds or (4 if args.quick else 30)
+    args.size = args.size or ("360x800" if args.quick else "1080x2400")
+    args.density = args.density or (160 if args.quick else 420)
     width, height = (int(v) for v in args.size.lower().split("x"))
     figures: list[Figure] = []
     for name in args.suite or list(SUITES):

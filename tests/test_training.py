@@ -113,7 +113,7 @@ def test_the_notebook_executes_on_the_run(trained):
         assert (trained.run.directory / name).stat().st_size > 1000
 
 
-def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys):
+def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys, adb_server):
     with pytest.raises(ConfigError, match="is not a run directory"):
         Run.open(tmp_path)
     with pytest.raises(ConfigError, match="is not a run directory"):
@@ -123,7 +123,9 @@ def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys):
     assert train_main(["--config", str(bad), "--run-dir", str(tmp_path / "r")]) == 2
     assert "n_stepz" in capsys.readouterr().err and not (tmp_path / "r").exists()
     missing = tmp_path / "phones.yaml"
-    missing.write_text(yaml.safe_dump({**SHORT, "devices": {"serials": ["emulator-5998"], "adb": {"port": 1}}}))
+    missing.write_text(
+        yaml.safe_dump({**SHORT, "devices": {"serials": ["emulator-5998"], "adb": {"port": adb_server.port}}})
+    )
     assert train_main(["--config", str(missing)]) == 2
     assert "devices" in capsys.readouterr().err
 

@@ -1,0 +1,43 @@
+"""The benchmark runs its contenders side by side and reports them (figures, not timings, are checked)."""
+
+import json
+
+from androidrl.benchmark import main
+
+
+def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert (
+        main(
+            [
+                "--quick",
+                "--suite",
+                "adb",
+                "--suite",
+                "wrapped",
+                "--size",
+                "180x400",
+                "--density",
+                "80",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    report = json.loads(out.read_text())
+    assert report["settings"] == {"rounds": 4, "size": [180, 400], "density": 80}
+    figures = {f["name"]: f for f in report["figures"]}
+    observed = figures["observed step (tap + screenshot + XML)"]
+    assert set(observed["contenders"]) == {"seed", "adbutils", "adbdevice", "inprocess"}
+    assert observed["baseline"] == "seed"
+    for figure in figures.values():
+        for name, contender in figure["contenders"].items():
+            assert len(contender["samples"]) >= 3 and min(contender["samples"]) > 0
+            baseline = figure["contenders"][figure["baseline"]]["median"]
+            expected = baseline / contender["median"] if figure["unit"] == "ms" else contender["median"] / baseline
+            assert abs(contender["ratio_to_baseline"] - expected) < 1e-9, name
+    wrapped = figures["in-process steps/s, 180x400"]["contenders"]
+    assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
+    printed = capsys.readouterr().out
+    assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed
