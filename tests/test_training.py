@@ -15,7 +15,7 @@ import yaml
 from nbclient import NotebookClient
 
 from androidrl.config import ConfigError, parse_config
-from androidrl.evaluation import evaluate_run
+from androidrl.evaluation import evaluate_run, load_model
 from androidrl.evaluation import main as evaluate_main
 from androidrl.recording import load_dataset
 from androidrl.training import Run, train
@@ -111,6 +111,25 @@ def test_the_notebook_executes_on_the_run(trained):
     assert errors == []
     for name in ("learning_curves.png", "filmstrip.png", "episode.gif"):
         assert (trained.run.directory / name).stat().st_size > 1000
+
+
+def test_recurrent_ppo_trains_and_evaluates_with_its_lstm_state(tmp_path):
+    config = parse_config(
+        {
+            **SHORT,
+            "algo": {
+                "name": "RecurrentPPO",
+                "policy": "CnnLstmPolicy",
+                "hyperparams": {"n_steps": 32, "batch_size": 32, "n_epochs": 1},
+            },
+            "training": {**SHORT["training"], "total_timesteps": 64, "eval_freq": 0, "checkpoint_freq": 0},
+        }
+    )
+    result = train(config, Run.create(config, tmp_path / "lstm", ["test"]))
+    assert result.timesteps >= 64 and result.final_model.exists()
+    assert type(load_model(result.run)).__name__ == "RecurrentPPO"
+    summary = evaluate_run(tmp_path / "lstm", episodes=2, record=False)
+    assert summary["episodes"] == 2 and len(summary["episodes_detail"]) == 2
 
 
 def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys, adb_server):
