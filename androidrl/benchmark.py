@@ -55,6 +55,11 @@ class Figure:
     unit: str = "ms"
     higher_is_better: bool = False
 
+    @classmethod
+    def rate(cls, name: str, baseline: str, samples: dict[str, list[float]] | None = None) -> Figure:
+        """A steps-per-second figure (higher is better)."""
+        return cls(name, baseline, samples or {}, unit="steps/s", higher_is_better=True)
+
     def median(self, contender: str) -> float:
         """Median sample of ``contender``."""
         return statistics.median(self.samples[contender])
@@ -293,15 +298,7 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
 
         samples = interleave({name: run(env) for name, env in envs.items()}, max(3, rounds // 4), warmup=1)
         per_second = {name: [steps * 1000 / ms for ms in values] for name, values in samples.items()}
-        return [
-            Figure(
-                f"env steps/s, random taps, {width}x{height} in process",
-                "xml every step",
-                per_second,
-                unit="steps/s",
-                higher_is_better=True,
-            )
-        ]
+        return [Figure.rate(f"env steps/s, random taps, {width}x{height} in process", "xml every step", per_second)]
     finally:
         for env in envs.values():
             env.close()
@@ -338,8 +335,8 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
     device = f"virtual:{width}x{height}@{density}"
     steps = 50 if rounds < 8 else 100 if rounds < 20 else 300
     repeats = max(1, rounds // 8)
-    scaling = Figure("vector steps/s, tap-target 84x84 (async)", "1 device", unit="steps/s", higher_is_better=True)
-    backends = Figure("vector steps/s, 2 devices, by backend", "subproc (SB3)", unit="steps/s", higher_is_better=True)
+    scaling = Figure.rate("vector steps/s, tap-target 84x84 (async)", "1 device")
+    backends = Figure.rate("vector steps/s, 2 devices, by backend", "subproc (SB3)")
     for _ in range(repeats):
         for n in (1, 2, 4):
             scaling.samples.setdefault(f"{n} device{'s' if n > 1 else ''}", []).append(
@@ -386,15 +383,7 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
             warmup=1,
         )
         per_second = {name: [len(grid) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return [
-            Figure(
-                f"in-process steps/s, {width}x{height}",
-                "raw AndroidEnv",
-                per_second,
-                unit="steps/s",
-                higher_is_better=True,
-            )
-        ]
+        return [Figure.rate(f"in-process steps/s, {width}x{height}", "raw AndroidEnv", per_second)]
     finally:
         for env in envs.values():
             env.close()
@@ -434,7 +423,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             return result
 
     steps = 256 if rounds < 8 else 1024 if rounds < 20 else 4096
-    rate = Figure("PPO training steps/s, quickstart", "subproc (SB3)", unit="steps/s", higher_is_better=True)
+    rate = Figure.rate("PPO training steps/s, quickstart", "subproc (SB3)")
     share = Figure("PPO: share of wall time in the envs", "subproc (SB3)", unit="%")
     for _ in range(max(1, rounds // 10)):
         for backend, name in (("subproc", "subproc (SB3)"), ("async", "async (androidrl)")):

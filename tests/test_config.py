@@ -1,10 +1,13 @@
 """Training configs: good files load, bad ones name the key path and the fix, before any work."""
 
+import os
 from pathlib import Path
 
 import pytest
+import torch
 
 from androidrl.config import ConfigError, hyperparams, load_config, parse_config
+from androidrl.training import set_torch_threads
 
 CONFIGS = sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml"))
 
@@ -86,3 +89,16 @@ def test_file_errors(tmp_path):
     broken.write_text("algo: {name: PPO\n")
     with pytest.raises(ConfigError, match=r"not valid YAML at line \d"):
         load_config(broken)
+
+
+def test_torch_gets_the_cores_the_env_workers_leave_free():
+    before = torch.get_num_threads()
+    try:
+        config = parse_config({"devices": {"virtual": {"count": 2}}})
+        assert set_torch_threads(config) == max(1, (os.cpu_count() or 1) - 2) == torch.get_num_threads()
+        config = parse_config({"devices": {"virtual": {"count": 2}}, "algo": {"torch_threads": 3}})
+        assert set_torch_threads(config) == 3 == torch.get_num_threads()
+        with pytest.raises(ConfigError, match="algo.torch_threads"):
+            parse_config({"algo": {"torch_threads": 0}})
+    finally:
+        torch.set_num_threads(before)
