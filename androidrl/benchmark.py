@@ -43,6 +43,7 @@ from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
 from androidrl.device.base import Device
 from androidrl.device.virtual import VirtualDevice
+from androidrl.tasks.conditions import ui_elements
 
 
 @dataclass
@@ -176,9 +177,7 @@ def _adbutils_device(port: int, serial: str):
 def _wifi_row(device: Device) -> tuple[int, int]:
     """Centre of the Wi-Fi row: tapping it toggles Wi-Fi, so every step changes the screen."""
     device.shell("am start -a android.settings.WIFI_SETTINGS")
-    match = re.search(r'text="Wi-Fi"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', device.dump_ui())
-    left, top, right, bottom = map(int, match.groups())
-    return (left + right) // 2, (top + bottom) // 2
+    return next(e.center for e in ui_elements(device.dump_ui()) if e.text == "Wi-Fi")
 
 
 def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
@@ -280,7 +279,6 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     try:
         for env in envs.values():
             env.reset(seed=0)
-            env.action_space.seed(0)
         rng = np.random.default_rng(0)
         taps = [
             EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(int(rng.integers(width)), int(rng.integers(height))))
@@ -460,16 +458,16 @@ def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
         env.seed(0)
         env.reset()
         rng = np.random.default_rng(0)
-        for a in rng.integers(0, env.action_space.n, size=(200, 2)):  # warm up: caches fill
+        for a in rng.integers(0, env.action_space.n, size=(200, env.num_envs)):  # warm up: caches fill
             env.step(a)
         pids = [p.pid for p in env.venv.processes]
         start = [_rss_mb(pid)[0] for pid in pids]
-        for a in rng.integers(0, env.action_space.n, size=(steps // 2, 2)):
+        for a in rng.integers(0, env.action_space.n, size=(steps, env.num_envs)):  # ``steps`` in each worker
             env.step(a)
         end = [_rss_mb(pid) for pid in pids]
     finally:
         env.close()
-    figure = Figure(f"worker RSS MB, after warm-up vs after {steps} more steps", "after warm-up", unit="MB")
+    figure = Figure(f"worker RSS MB, after warm-up vs {steps} more steps each", "after warm-up", unit="MB")
     figure.samples["after warm-up"] = start
     figure.samples[f"after {steps} steps"] = [current for current, _ in end]
     figure.samples["peak"] = [peak for _, peak in end]
@@ -533,25 +531,39 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
     }
 
 
+def _screen(text: str) -> tuple[int, int]:
+    """``WxH`` as (width, height), for argparse."""
+    match = re.fullmatch(r"(\d+)x(\d+)", text.strip().lower())
+    if match is None or 0 in (width := int(match[1]), height := int(match[2])):
+        raise argparse.ArgumentTypeError(f"expected WxH such as 360x800, got {text!r}")
+    return width, height
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line of ``scripts/benchmark.py`` and ``androidrl bench``."""
     parser = argparse.ArgumentParser(prog="androidrl bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (about 30 seconds)")
-    parser.add_argument("--rounds", type=int, default=None, help="samples per contender (default 30, quick 4)")
+    parser.add_argument("--quick", action="store_true", help="a short run (about 20 seconds)")
+    parser.add_argument("--rounds", type=_positive, default=None, help="samples per contender (default 30, quick 4)")
     parser.add_argument("--suite", action="append", choices=sorted(SUITES), help="suites to run (default all)")
     parser.add_argument(
         "--size",
+        type=_screen,
         default=None,
         help="virtual screen WxH of the adb, env, wrapped and vector suites (default 1080x2400, quick "
         "360x800; the ppo and memory suites run the quickstart config as it is)",
     )
-    parser.add_argument("--density", type=int, default=None, help="screen density (default 420, quick 160)")
+    parser.add_argument("--density", type=_positive, default=None, help="screen density (default 420, quick 160)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     rounds = args.rounds or (4 if args.quick else 30)
-    args.size = args.size or ("360x800" if args.quick else "1080x2400")
+    width, height = args.size or ((360, 800) if args.quick else (1080, 2400))
     args.density = args.density or (160 if args.quick else 420)
-    width, height = (int(v) for v in args.size.lower().split("x"))
     figures: list[Figure] = []
     for name in args.suite or list(SUITES):
         print(f"running suite {name!r} ({rounds} rounds, {width}x{height})...", file=sys.stderr, flush=True)

@@ -34,6 +34,7 @@ from androidrl.spaces import (
     swipe_end,
 )
 from androidrl.tasks.base import Snapshot, Task
+from androidrl.tasks.conditions import UIElement, ui_elements
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import TaskSpec
 
@@ -156,6 +157,7 @@ class AndroidEnv(gym.Env):
         #: The last screenshot (RGB uint8, read-only) and UI XML (None when not dumped).
         self.frame: np.ndarray | None = None
         self.xml: str | None = None
+        self._elements: tuple[str, list[UIElement]] | None = None  # (the XML, its parsed elements)
         self._obs: dict[str, str] | None = None
         #: The EnvAction of the last step (what the action wrappers chose), for recordings.
         self.last_action: EnvAction | None = None
@@ -362,6 +364,13 @@ class AndroidEnv(gym.Env):
         if self.xml is None:
             self.xml = self.device.dump_ui()
         return self.xml
+
+    def current_elements(self) -> list[UIElement]:
+        """The UI elements of :meth:`current_xml`, parsed once per dump (wrappers share them)."""
+        xml = self.current_xml()
+        if self._elements is None or self._elements[0] is not xml:
+            self._elements = (xml, ui_elements(xml))
+        return self._elements[1]
 
     def _to_action(self, action: EnvAction | dict[str, Any]) -> EnvAction:
         if isinstance(action, dict):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import IsolatedAdbServer
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
+from androidrl.tasks.conditions import ui_elements
 from androidrl.virtual.adbd import AdbdThread
 from androidrl.virtual.phone import VirtualPhone
 
@@ -65,12 +64,20 @@ def env(device: VirtualDevice, tmp_path):
 
 
 def node_bounds(xml: str, **attrs: str) -> tuple[int, int, int, int]:
-    """Bounds of the first node whose attributes contain all of ``attrs`` (use resource_id for resource-id)."""
-    for node in re.findall(r"<node [^>]*>", xml):
-        if all(f'{k.replace("_", "-")}="{v}"' in node for k, v in attrs.items()):
-            left, top, right, bottom = map(int, re.search(r'bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', node).groups())
-            return left, top, right, bottom
-    raise AssertionError(f"no node with {attrs}")
+    """Bounds of the first UI element whose fields equal ``attrs`` (text, resource_id, content_desc...)."""
+    element = next((e for e in ui_elements(xml) if all(getattr(e, k) == v for k, v in attrs.items())), None)
+    assert element is not None, f"no node with {attrs}"
+    return element.bounds
+
+
+def serve_as_emulator(adbd: AdbdThread, phone: VirtualPhone, adb_server: IsolatedAdbServer):
+    """Serve ``phone`` on the first free emulator adb port (5555, 5557...), announced to ``adb_server``."""
+    for port in range(5555, 5586, 2):
+        try:
+            return adbd.serve(phone, port=port, announce_port=adb_server.port)
+        except OSError:
+            continue
+    pytest.skip("no free emulator port in 5555-5585")
 
 
 def center(bounds: tuple[int, int, int, int]) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from androidrl.device.screencap import decode_screencap
 from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
 from androidrl.virtual.phone import VirtualPhone
 
-from conftest import center, node_bounds
+from conftest import center, node_bounds, serve_as_emulator
 
 
 def test_unknown_serial_is_not_found(adb_server):
@@ -68,9 +68,7 @@ def test_a_killed_server_truncates_the_episode_and_the_device_recovers(served, a
 
 
 def test_an_emulator_serial_is_announced_again_after_a_reboot(adb_server, adbd, phone):
-    server = next((s for s in (_try_serve(adbd, phone, p, adb_server.port) for p in range(5555, 5586, 2)) if s), None)
-    if server is None:
-        pytest.skip("no free emulator port")
+    server = serve_as_emulator(adbd, phone, adb_server)
     try:
         device = AdbDevice(f"emulator-{server.port - 1}", port=adb_server.port, timeout=3)
         device.wait_ready(timeout=10)
@@ -79,13 +77,6 @@ def test_an_emulator_serial_is_announced_again_after_a_reboot(adb_server, adbd, 
         assert device.shell("getprop sys.boot_completed") == "1\n"
     finally:
         adbd.stop_server(server)
-
-
-def _try_serve(adbd, phone, port, announce):
-    try:
-        return adbd.serve(phone, port=port, announce_port=announce)
-    except OSError:
-        return None
 
 
 def test_two_phones_step_in_parallel(adbd, adb_server, tmp_path):
@@ -170,3 +161,26 @@ def test_devices_explains_an_offline_device(served, adb_server, adbd, capsys, mo
     out = capsys.readouterr().out
     assert f"{served.serial} is offline: not answering" in out
     assert main(["doctor"]) == 1
+
+
+@pytest.mark.parametrize("serial", ["", "   ", None])
+def test_a_serial_is_required(serial):
+    with pytest.raises(ValueError, match="serial must be a non-empty string"):
+        AdbDevice(serial)
+
+
+def test_a_command_over_the_adb_request_limit_is_refused_and_the_device_still_answers(served, adb_server):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=5)
+    with pytest.raises(ValueError, match="over the adb server's limit of 65535"):
+        device.shell("echo " + "a" * 70_000)
+    assert device.shell("echo " + "a" * 60_000) == "a" * 60_000 + "\n"
+
+
+def test_a_device_adb_stops_listing_mid_episode_is_offline_not_unknown(served, adb_server):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=3)
+    assert device.shell("echo hi") == "hi\n"
+    adb_server.adb("disconnect", served.serial)  # adb forgets the device it was talking to
+    with pytest.raises(DeviceOfflineError, match="disconnected"):
+        device.execute("echo hi")
+    device.wait_ready(timeout=10)  # reconnects it (adb connect), never restarting the server
+    assert device.shell("echo back") == "back\n"

@@ -15,6 +15,8 @@ import pytest
 
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
 
+from conftest import serve_as_emulator
+
 
 def connect(adb_server: IsolatedAdbServer, serial: str) -> None:
     assert f"connected to {serial}" in adb_server.adb("connect", serial).stdout
@@ -213,15 +215,7 @@ def test_stop_server_then_serve_again_on_the_same_port(served, adb_server, adbd,
 
 
 def test_announced_phone_is_listed_as_emulator(adb_server, adbd, phone):
-    server = None
-    for port in range(5555, 5586, 2):
-        try:
-            server = adbd.serve(phone, port=port, announce_port=adb_server.port)
-            break
-        except OSError:
-            continue
-    if server is None:
-        pytest.skip("no free odd port in 5555-5585")
+    server = serve_as_emulator(adbd, phone, adb_server)
     serial = f"emulator-{server.port - 1}"
     try:
         wait_until(lambda: f"{serial}\tdevice" in adb_server.adb("devices").stdout)

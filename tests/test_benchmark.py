@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from androidrl.benchmark import main
 
 
@@ -41,3 +43,11 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
     assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
     printed = capsys.readouterr().out
     assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed
+
+
+def test_bad_arguments_are_refused_by_the_parser(capsys):
+    for args in (["--size", "360"], ["--size", "0x800"], ["--rounds", "0"], ["--density", "-5"]):
+        with pytest.raises(SystemExit) as info:
+            main(args)
+        assert info.value.code == 2
+        assert "expected" in capsys.readouterr().err

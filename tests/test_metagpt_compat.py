@@ -47,11 +47,14 @@ def test_list_devices_lists_only_ready_devices(ext_env, served, adbd, adb_server
 
     other = VirtualPhone(360, 800, 160, serial="other")
     server = adbd.serve(other)
-    adb_server.adb("connect", server.serial)
-    assert set(ext_env.list_devices()) >= {served.serial, server.serial}
-    adbd.stop_server(server)  # adb keeps listing it, as offline
-    assert served.serial in ext_env.list_devices() and server.serial not in ext_env.list_devices()
-    adb_server.adb("disconnect", server.serial, check=False)
+    try:
+        adb_server.adb("connect", server.serial)
+        assert set(ext_env.list_devices()) >= {served.serial, server.serial}
+        adbd.stop_server(server)  # adb keeps listing it, as offline
+        assert served.serial in ext_env.list_devices() and server.serial not in ext_env.list_devices()
+    finally:
+        adbd.stop_server(server)
+        adb_server.adb("disconnect", server.serial, check=False)
 
 
 def test_screenshot_and_xml_are_real_pulled_files(ext_env, phone, tmp_path):

@@ -27,13 +27,13 @@ def solve_open_app(env, info):
 
 
 def solve_wifi_on(env, info):
-    return [tap(env, text="Settings"), tap(env, text="Network &amp; internet"), tap(env, text="Wi-Fi")]
+    return [tap(env, text="Settings"), tap(env, text="Network & internet"), tap(env, text="Wi-Fi")]
 
 
 def solve_airplane_home(env, info):
     return [
         tap(env, text="Settings"),
-        tap(env, text="Network &amp; internet"),
+        tap(env, text="Network & internet"),
         tap(env, text="Airplane mode"),
         env.step(EnvAction(action_type=T.SYSTEM_HOME)),
     ]

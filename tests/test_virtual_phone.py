@@ -110,7 +110,7 @@ def test_delete_key_and_unfocused_text(device):
 
 def test_back_pops_and_home_returns_to_launcher(device, phone):
     device.shell("am start -n com.android.settings/.Settings")
-    tap_node(device, text="Network &amp; internet")
+    tap_node(device, text="Network & internet")
     assert phone.foreground()[1].endswith("NetworkDashboardActivity")
     device.back()
     assert phone.foreground()[1] == "com.android.settings.Settings"
@@ -145,7 +145,7 @@ def test_swipe_scrolls_settings_to_items_below(device):
 
 def test_small_moves_are_taps_and_long_holds_are_long_presses(device, phone):
     device.shell("am start -n com.android.settings/.Settings")
-    x, y = center(node_bounds(device.dump_ui(), text="Network &amp; internet"))
+    x, y = center(node_bounds(device.dump_ui(), text="Network & internet"))
     device.swipe(x, y, x + 3, y + 3, 50)  # within the touch slop: a tap
     assert phone.foreground()[1].endswith("NetworkDashboardActivity")
     device.back()

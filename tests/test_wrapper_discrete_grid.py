@@ -56,6 +56,9 @@ def test_table_is_built_at_reset_when_the_size_is_unknown():
         ({"texts": "hello"}, TypeError, "list of strings"),
         ({"texts": ["héllo"]}, ValueError, "cannot type"),
         ({"texts": ["x" * 300]}, ValueError, "at most 256"),
+        ({"region": (0.5, 0, 0.2, 1)}, ValueError, "left < right"),
+        ({"region": (0, 0, 1)}, ValueError, "region must be"),
+        ({"region": "top"}, ValueError, "region must be"),
     ],
 )
 def test_bad_arguments(kwargs, error, message):
@@ -65,5 +68,8 @@ def test_bad_arguments(kwargs, error, message):
 
 def test_out_of_range_action():
     env, _ = make(rows=2, cols=2)
-    with pytest.raises(ValueError, match="outside Discrete"):
-        env.action(99)
+    for bad in (99, -1):
+        with pytest.raises(ValueError, match="outside Discrete"):
+            env.action(bad)
+        with pytest.raises(ValueError, match="outside Discrete"):
+            env.describe(bad)

@@ -110,9 +110,11 @@ def test_clickable_mask_for_multi_input_policies():
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"shape": (84,)}, ValueError, "shape (height, width), got (84,)"),
+        ({"shape": (84,)}, ValueError, "shape (height, width) of positive ints, got (84,)"),
         ({"shape": "84x84"}, TypeError, "shape (height, width)"),
-        ({"shape": (0, 84)}, ValueError, "positive shape"),
+        ({"shape": (0, 84)}, ValueError, "positive ints"),
+        ({"shape": (84.7, 40)}, ValueError, "positive ints, got"),
+        ({"shape": (True, 84)}, ValueError, "positive ints, got"),
         ({"fit": "stretch"}, ValueError, "fit must be one of"),
     ],
 )

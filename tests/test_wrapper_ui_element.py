@@ -48,6 +48,8 @@ def test_a_masked_action_does_nothing_and_says_so():
     env.step(env.max_elements + 1)  # home
     with pytest.raises(ValueError, match="outside Discrete"):
         env.step(99)
+    with pytest.raises(ValueError, match="outside Discrete"):
+        env.describe(-1)
 
 
 def test_bad_arguments():

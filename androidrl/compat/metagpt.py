@@ -21,6 +21,7 @@ For speed on the training path use :class:`androidrl.env.AndroidEnv` with an
 
 from __future__ import annotations
 
+import logging
 import re
 import shlex
 import tempfile
@@ -61,6 +62,7 @@ __all__ = [
 ]
 
 _SIZE = re.compile(r"(\d+)x(\d+)")
+logger = logging.getLogger(__name__)
 _UI_DUMP_RETRIES = 3
 
 
@@ -136,7 +138,10 @@ class AndroidExtEnv(gym.Env):
         Every adb call of this class goes through here, so it can be replaced (e.g. in tests).
         """
         result = run_adb_command(adb_cmd, self.client, timeout=self.timeout)
-        return result.stdout.strip() if result.returncode == 0 else ADB_EXEC_FAIL
+        if result.returncode != 0:
+            logger.warning("%s failed (exit %d): %s", adb_cmd, result.returncode, result.stderr.strip())
+            return ADB_EXEC_FAIL
+        return result.stdout.strip()
 
     def _shell(self, device_command: str) -> str:
         """Run one device shell command line, quoted as a single adb argument."""

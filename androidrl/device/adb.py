@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 
 import numpy as np
 
 from androidrl.device.adb_client import AdbClient
 from androidrl.device.base import CommandResult, Device
 from androidrl.device.screencap import decode_screencap
-from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
+from androidrl.errors import DeviceNotFoundError, DeviceOfflineError
 
 _TCP_SERIAL = re.compile(r"^[^\s:]+:\d+$")
 _EMULATOR_SERIAL = re.compile(r"^emulator-(\d+)$")
@@ -78,26 +77,6 @@ class AdbDevice(Device):
         elif match := _EMULATOR_SERIAL.match(self.serial):
             self.client.announce_emulator(int(match.group(1)) + 1)
 
-    def wait_ready(self, timeout: float = 60.0, poll: float = 0.2) -> None:
-        """Block until the device answers again, reconnecting it as needed.
-
-        Raises:
-            DeviceError: Still unreachable after ``timeout`` seconds (the last error).
-        """
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.connect()
-                self.execute("echo ready", timeout=min(self.timeout, max(0.5, deadline - time.monotonic())))
-                self._screen_size = None
-                return
-            except DeviceError:
-                if time.monotonic() >= deadline:
-                    raise
-            with contextlib.suppress(DeviceError):
-                self.reconnect()
-            time.sleep(poll)
-
     def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
         """Run ``command`` in the device shell (shell protocol v2, exit code included)."""
         with self._vanished_is_offline():
@@ -118,11 +97,3 @@ class AdbDevice(Device):
             if not self._answered:
                 raise
             raise DeviceOfflineError(f"disconnected ({err})", serial=self.serial) from None
-
-    def push(self, data: bytes, remote: str) -> None:
-        """Write ``data`` to the device file ``remote``."""
-        self.client.push(self.serial, data, remote)
-
-    def pull(self, remote: str) -> bytes:
-        """Read the device file ``remote``."""
-        return self.client.pull(self.serial, remote)

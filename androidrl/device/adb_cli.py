@@ -10,13 +10,13 @@ list (never ``shell=True``) and a timeout.
 
 from __future__ import annotations
 
-import os
 import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from androidrl.device.adb_client import AdbClient
+from androidrl.device.adb_server import adb_env, adb_path
 from androidrl.errors import DeviceError
 
 
@@ -51,17 +51,17 @@ def run_adb_command(command: str | list[str], client: AdbClient, timeout: float 
         return result
     try:
         proc = subprocess.run(
-            argv, capture_output=True, text=True, timeout=timeout or client.timeout, env=_adb_env(client)
+            [adb_path(), *argv[1:]],
+            capture_output=True,
+            text=True,
+            timeout=timeout or client.timeout,
+            env=adb_env(client.port),
         )
-    except FileNotFoundError:
-        return AdbResult(127, "", "adb is not installed")
+    except DeviceError as err:  # adb is not installed
+        return AdbResult(127, "", str(err))
     except subprocess.TimeoutExpired:
         return AdbResult(124, "", f"adb timed out after {timeout or client.timeout} s")
     return AdbResult(proc.returncode, proc.stdout, proc.stderr)
-
-
-def _adb_env(client: AdbClient) -> dict[str, str]:
-    return {**os.environ, "ANDROID_ADB_SERVER_PORT": str(client.port)}
 
 
 def _run_in_process(

@@ -19,12 +19,13 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from androidrl.device.adb_server import adb_path
+from androidrl.device.adb_server import adb_env, adb_path
 from androidrl.device.base import CommandResult
 from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError, DeviceTimeoutError
 
 DEFAULT_PORT = 5037
 _CHUNK = 1 << 20
+_MAX_REQUEST = 0xFFFF  # the smart-socket length prefix is 4 hex digits
 _SYNC_DATA_MAX = 64 * 1024
 # shell protocol v2 packet ids
 _STDOUT, _STDERR, _EXIT = 1, 2, 3
@@ -65,7 +66,6 @@ class _Connection:
     def __init__(self, sock: socket.socket, serial: str | None) -> None:
         self.sock = sock
         self.serial = serial
-        self._scratch = bytearray(_CHUNK)
 
     def close(self) -> None:
         self.sock.close()
@@ -79,8 +79,17 @@ class _Connection:
             raise DeviceOfflineError(f"connection to the adb server broke: {err}", serial=self.serial) from None
 
     def request(self, text: str) -> None:
-        """Send a smart-socket request and wait for OKAY."""
+        """Send a smart-socket request and wait for OKAY.
+
+        Raises:
+            ValueError: The request is longer than the protocol's 4-hex-digit length allows.
+        """
         data = text.encode()
+        if len(data) > _MAX_REQUEST:
+            raise ValueError(
+                f"adb request of {len(data)} bytes is over the adb server's limit of {_MAX_REQUEST} "
+                f"(shell command lines must be shorter): {text[:60]!r}..."
+            )
         self.send(b"%04x" % len(data) + data)
         status = self.read_exact(4)
         if status == b"FAIL":
@@ -93,7 +102,7 @@ class _Connection:
         length = int(self.read_exact(4), 16)
         return self.read_exact(length).decode("utf-8", "replace")
 
-    def read_exact(self, size: int) -> bytes:
+    def read_exact(self, size: int) -> bytearray:
         buf = bytearray(size)
         view = memoryview(buf)
         got = 0
@@ -104,12 +113,12 @@ class _Connection:
                     "the connection closed mid-answer (device disconnected or offline?)", serial=self.serial
                 )
             got += n
-        return bytes(buf)
+        return buf
 
     def read_all(self) -> bytearray:
         """Everything until the other side closes."""
         out = bytearray()
-        view = memoryview(self._scratch)
+        view = memoryview(bytearray(_CHUNK))
         while True:
             n = self._recv_into(view)
             if n == 0:
@@ -170,9 +179,9 @@ class AdbClient:
 
     def _start_local_server(self) -> None:
         self._server_checked = True
-        env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.port)}
         try:
-            subprocess.run([adb_path(), "start-server"], env=env, capture_output=True, timeout=30, check=True)
+            command = [adb_path(), "start-server"]
+            subprocess.run(command, env=adb_env(self.port), capture_output=True, timeout=30, check=True)
         except (subprocess.SubprocessError, OSError) as err:
             raise DeviceError(f"could not start an adb server on port {self.port}: {err}") from None
 

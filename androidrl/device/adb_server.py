@@ -41,6 +41,11 @@ def adb_path() -> str:
     return path
 
 
+def adb_env(port: int) -> dict[str, str]:
+    """This process's environment with ``adb`` pointed at the server on ``port``."""
+    return {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port)}
+
+
 class IsolatedAdbServer:
     """A private adb server on a free port.
 
@@ -57,8 +62,7 @@ class IsolatedAdbServer:
         self.port = port or free_port()
         self._home = Path(tempfile.mkdtemp(prefix="androidrl-adb-home-"))
         self.env = {
-            **os.environ,
-            "ANDROID_ADB_SERVER_PORT": str(self.port),
+            **adb_env(self.port),
             "HOME": str(self._home),
             "TMPDIR": str(self._home),
             "ADB_USB": "0",

@@ -10,6 +10,7 @@ and typed text is quoted so that it is typed literally and can never run a comma
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -75,8 +76,11 @@ class Device(ABC):
     def close(self) -> None:
         """Release connections; idempotent, and safe when never connected."""
 
-    def wait_ready(self, timeout: float = 60.0, poll: float = 0.1) -> None:
-        """Block until the device answers a shell command (e.g. after a reboot).
+    def reconnect(self) -> None:
+        """Try to re-attach a device that stopped answering (nothing to do by default)."""
+
+    def wait_ready(self, timeout: float = 60.0, poll: float = 0.2) -> None:
+        """Block until the device answers a shell command (e.g. after a reboot), reconnecting as needed.
 
         Raises:
             DeviceError: Still not answering after ``timeout`` seconds (the last error).
@@ -85,13 +89,15 @@ class Device(ABC):
         while True:
             try:
                 self.connect()
-                self.execute("echo ready", timeout=min(self.timeout, max(0.1, deadline - time.monotonic())))
+                self.execute("echo ready", timeout=min(self.timeout, max(0.5, deadline - time.monotonic())))
                 self._screen_size = None  # a reboot may come back with another size
                 return
             except DeviceError:
                 if time.monotonic() >= deadline:
                     raise
-                time.sleep(poll)
+            with contextlib.suppress(DeviceError):
+                self.reconnect()
+            time.sleep(poll)
 
     def __enter__(self) -> Device:
         return self

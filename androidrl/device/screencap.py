@@ -13,14 +13,16 @@ import numpy as np
 
 from androidrl.errors import DeviceError
 
-# HAL pixel format -> bytes per pixel: RGBA_8888, RGBX_8888, RGB_888, BGRA_8888
-_FORMATS = {1: 4, 2: 4, 3: 3, 5: 4}
+# HAL pixel format -> bytes per pixel: RGBA_8888, RGBX_8888, RGB_888, RGB_565, BGRA_8888
+_FORMATS = {1: 4, 2: 4, 3: 3, 4: 2, 5: 4}
 _RGB_565 = 4
 _BGRA = 5
 
 
 def decode_screencap(raw: bytes | bytearray | memoryview) -> np.ndarray:
-    """The ``(height, width, 3)`` uint8 RGB image in raw ``screencap`` output (a read-only view of ``raw``).
+    """The ``(height, width, 3)`` uint8 RGB image in raw ``screencap`` output.
+
+    A read-only view of ``raw`` (no copy), except for RGB_565 frames, which are expanded.
 
     Raises:
         DeviceError: The data is not a raw screencap (e.g. an error message) or uses an
@@ -29,7 +31,7 @@ def decode_screencap(raw: bytes | bytearray | memoryview) -> np.ndarray:
     if len(raw) < 12:
         raise DeviceError(f"screencap returned {len(raw)} bytes: {bytes(raw[:200])!r}")
     width, height, fmt = struct.unpack_from("<III", raw)
-    bpp = 2 if fmt == _RGB_565 else _FORMATS.get(fmt, 0)
+    bpp = _FORMATS.get(fmt, 0)
     if not bpp or width == 0 or height == 0:
         raise DeviceError(f"screencap: unsupported header {width}x{height} format {fmt}: {bytes(raw[:64])!r}")
     body = width * height * bpp

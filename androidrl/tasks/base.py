@@ -19,6 +19,18 @@ from androidrl.device.base import CommandResult, Device
 from androidrl.errors import TaskError
 
 
+def parse_ui(xml: str) -> ET.Element:
+    """The root element of a UI dump.
+
+    Raises:
+        TaskError: The text is not XML.
+    """
+    try:
+        return ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise TaskError(f"the UI dump is not valid XML ({err}): {xml[:120]!r}") from None
+
+
 class Snapshot:
     """The device's screen after an action, read lazily and at most once.
 
@@ -62,10 +74,7 @@ class Snapshot:
             TaskError: The dump is not valid XML.
         """
         if self._hierarchy is None:
-            try:
-                self._hierarchy = ET.fromstring(self.xml)
-            except ET.ParseError as err:
-                raise TaskError(f"the UI dump is not valid XML ({err}): {self.xml[:120]!r}") from None
+            self._hierarchy = parse_ui(self.xml)
         return self._hierarchy
 
     def shell(self, command: str) -> CommandResult:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from androidrl.errors import TaskError
-from androidrl.tasks.base import Snapshot
+from androidrl.tasks.base import Snapshot, parse_ui
 from androidrl.tasks.spec import (
     AllCondition,
     AnyCondition,
@@ -62,12 +62,18 @@ def find_nodes(root: ET.Element, selector: Selector) -> list[ET.Element]:
     return [node for node in root.iter("node") if matches(node, selector)]
 
 
+def node_bounds(node: ET.Element) -> tuple[int, int, int, int] | None:
+    """A node's ``bounds`` as (left, top, right, bottom) pixels, or None if it has none."""
+    match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
+    return None if match is None else tuple(int(v) for v in match.groups())
+
+
 def node_center(node: ET.Element) -> tuple[int, int]:
     """The centre pixel of a node's bounds."""
-    match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
-    if match is None:
+    bounds = node_bounds(node)
+    if bounds is None:
         raise TaskError(f"node has no bounds: {node.attrib}")
-    left, top, right, bottom = map(int, match.groups())
+    left, top, right, bottom = bounds
     return (left + right) // 2, (top + bottom) // 2
 
 
@@ -97,17 +103,10 @@ def ui_elements(xml: str) -> list[UIElement]:
     Raises:
         TaskError: The text is not XML.
     """
-    try:
-        root = ET.fromstring(xml)
-    except ET.ParseError as err:
-        raise TaskError(f"the UI dump is not valid XML ({err}): {xml[:120]!r}") from None
     elements = []
-    for node in root.iter("node"):
-        match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
-        if match is None:
-            continue
-        bounds = tuple(int(v) for v in match.groups())
-        if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
+    for node in parse_ui(xml).iter("node"):
+        bounds = node_bounds(node)
+        if bounds is None or bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
             continue
         a = node.attrib
         texts = (d.attrib.get("text") or d.attrib.get("content-desc") for d in node.iter("node"))

@@ -3,7 +3,7 @@
 With an :class:`AdbdServer` listening, the real ``adb`` binary treats a
 :class:`~androidrl.virtual.phone.VirtualPhone` as a device: ``adb connect 127.0.0.1:PORT``,
 then ``adb shell``, ``exec-out``, ``push``, ``pull``, ``ls``, ``install``, ``reboot``...
-(the wire facts are in ``notes/adb-protocol.md``). Like an emulator with ``ro.adb.secure=0``
+(the wire format follows AOSP's ``adb/protocol.txt`` and ``SYNC.TXT``). Like an emulator with ``ro.adb.secure=0``
 it skips authentication.
 
 Transport: packets of a 24-byte little-endian header (command, arg0, arg1, length,
@@ -227,10 +227,13 @@ class _Connection:
         if self._closed:
             return
         self._closed = True
-        for stream in self._streams.values():
+        self._close_streams()
+        self._writer.transport.abort()
+
+    def _close_streams(self) -> None:
+        for stream in list(self._streams.values()):
             stream.on_close()
         self._streams.clear()
-        self._writer.transport.abort()
 
     def send(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None:
         """Queue one packet (dropped silently once the connection is closed)."""
@@ -280,9 +283,7 @@ class _Connection:
 
     def _on_connect(self, host_max_payload: int, banner: bytes) -> None:
         logger.debug("adbd %s: host connected: %r", self.server.serial, banner[:200])
-        for stream in list(self._streams.values()):  # a new CNXN restarts the session
-            stream.on_close()
-        self._streams.clear()
+        self._close_streams()  # a new CNXN restarts the session
         self.max_payload = max(256, min(host_max_payload, MAX_PAYLOAD))  # 0 from a broken host would stall
         self._connected = True
         self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, self.server.banner().encode())

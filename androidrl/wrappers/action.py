@@ -29,8 +29,8 @@ import numpy as np
 from androidrl.device.base import input_text_commands
 from androidrl.env import AndroidEnv
 from androidrl.errors import DeviceError
-from androidrl.spaces import MAX_TEXT_LENGTH, EnvAction, EnvActionType
-from androidrl.tasks.conditions import UIElement, ui_elements
+from androidrl.spaces import DISTS, MAX_TEXT_LENGTH, ORIENTS, POINT_ACTIONS, EnvAction, EnvActionType, check_on_screen
+from androidrl.tasks.conditions import UIElement
 
 T = EnvActionType
 #: Action types of MultiDiscreteAction and BoxAction, by name.
@@ -46,7 +46,12 @@ ACTION_TYPES: dict[str, tuple[EnvActionType, dict[str, Any]]] = {
     "enter": (T.SYSTEM_ENTER, {}),
     "none": (T.NONE, {}),
 }
-_POSITIONAL = {T.SYSTEM_TAP, T.USER_LONGPRESS, T.USER_SWIPE}
+
+
+def typed_action(name: str, point: tuple[int, int]) -> EnvAction:
+    """The EnvAction of action type ``name`` (a key of :data:`ACTION_TYPES`) at ``point`` if it takes one."""
+    kind, extra = ACTION_TYPES[name]
+    return EnvAction(action_type=kind, coord=point if kind in POINT_ACTIONS else (0, 0), **extra)
 
 
 def _android(env: gym.Env) -> AndroidEnv:
@@ -94,11 +99,11 @@ def _check_types(types: Sequence[str]) -> tuple[str, ...]:
     return types
 
 
-def _validate(env: AndroidEnv, action: EnvAction, what: str) -> EnvAction:
-    """Check a table entry against the env's raw action space (coordinates on screen...)."""
-    if not env.action_space.contains(action.to_space_sample()):
-        raise ValueError(f"{what}: {action!r} is not in the env's action space {env.action_space}")
-    return action
+def _check_index(action: Any, n: int) -> int:
+    index = int(action)
+    if not 0 <= index < n:
+        raise ValueError(f"action {action!r} is outside Discrete({n})")
+    return index
 
 
 class _LazyTable(gym.ActionWrapper):
@@ -116,11 +121,10 @@ class _LazyTable(gym.ActionWrapper):
 
     def _ensure_table(self) -> list[EnvAction]:
         if self._table is None:
-            width, height = self._android.screen_size
-            self._table = [
-                _validate(self._android, a, f"{type(self).__name__} entry {i}")
-                for i, a in enumerate(self._make_table(width, height))
-            ]
+            table = self._make_table(*self._android.screen_size)
+            for entry in table:  # the env's own check, before any entry reaches the phone
+                check_on_screen(entry, self._android.screen_size)
+            self._table = table
         return self._table
 
     def reset(self, **kwargs: Any):
@@ -142,7 +146,7 @@ class DiscreteGridAction(_LazyTable):
     Example:
         >>> env = DiscreteGridAction(AndroidEnv(VirtualDevice()), rows=6, cols=3, texts=["hello"])
         >>> env.action_space, env.describe(0)
-        (Discrete(30), 'tap row 0 col 0')
+        (Discrete(29), 'tap row 0 col 0')
     """
 
     def __init__(
@@ -172,7 +176,7 @@ class DiscreteGridAction(_LazyTable):
         if long_press:
             self._labels += [f"long press row {r} col {c}" for r in range(rows) for c in range(cols)]
         if swipes:
-            self._labels += [f"swipe {o} {d}" for o in ("up", "down", "left", "right") for d in ("medium", "long")]
+            self._labels += [f"swipe {o} {d}" for o in ORIENTS for d in DISTS]
         self._labels += [f"type {t!r}" for t in self.texts]
         self._labels += [name for name in ("back", "home", "enter") if self.options[name]]
         super().__init__(env)
@@ -186,25 +190,19 @@ class DiscreteGridAction(_LazyTable):
         if self.options["swipes"]:
             middle = (width // 2, height // 2)
             table += [
-                EnvAction(action_type=T.USER_SWIPE, coord=middle, orient=o, dist=d)
-                for o in ("up", "down", "left", "right")
-                for d in ("medium", "long")
+                EnvAction(action_type=T.USER_SWIPE, coord=middle, orient=o, dist=d) for o in ORIENTS for d in DISTS
             ]
         table += [EnvAction(action_type=T.USER_INPUT, input_txt=t) for t in self.texts]
-        keys = {"back": T.SYSTEM_BACK, "home": T.SYSTEM_HOME, "enter": T.SYSTEM_ENTER}
-        table += [EnvAction(action_type=keys[name]) for name in keys if self.options[name]]
+        table += [typed_action(name, (0, 0)) for name in ("back", "home", "enter") if self.options[name]]
         return table
 
     def action(self, action: int) -> EnvAction:
         """The EnvAction for table entry ``action``."""
-        index = int(action)
-        if not 0 <= index < self.action_space.n:
-            raise ValueError(f"action {action!r} is outside Discrete({self.action_space.n})")
-        return self._ensure_table()[index]
+        return self._ensure_table()[_check_index(action, self.action_space.n)]
 
     def describe(self, action: int) -> str:
         """What table entry ``action`` does, in words."""
-        return self._labels[int(action)]
+        return self._labels[_check_index(action, self.action_space.n)]
 
 
 class MultiDiscreteAction(_LazyTable):
@@ -235,12 +233,8 @@ class MultiDiscreteAction(_LazyTable):
         self.action_space = gym.spaces.MultiDiscrete([len(self.types), self.rows, self.cols])
 
     def _make_table(self, width: int, height: int) -> list[EnvAction]:
-        table = []
         cells = grid_points(width, height, self.rows, self.cols, self.region)
-        for name in self.types:
-            kind, extra = ACTION_TYPES[name]
-            table += [EnvAction(action_type=kind, coord=p if kind in _POSITIONAL else (0, 0), **extra) for p in cells]
-        return table
+        return [typed_action(name, p) for name in self.types for p in cells]
 
     def action(self, action: Sequence[int]) -> EnvAction:
         """The EnvAction for ``[type, row, col]``."""
@@ -253,7 +247,7 @@ class MultiDiscreteAction(_LazyTable):
         return self._ensure_table()[(kind * self.rows + row) * self.cols + col]
 
 
-class BoxAction(_LazyTable):
+class BoxAction(gym.ActionWrapper):
     """``Box(-1, 1, (2 + len(types),))``: x and y, then one score per action type.
 
     x and y map linearly from [-1, 1] to the first and last pixel; the type with the
@@ -268,11 +262,8 @@ class BoxAction(_LazyTable):
     def __init__(self, env: gym.Env, types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back")):
         self.types = _check_types(types)
         super().__init__(env)
+        self._android = _android(env)
         self.action_space = gym.spaces.Box(-1.0, 1.0, (2 + len(self.types),), np.float32)
-
-    def _make_table(self, width: int, height: int) -> list[EnvAction]:
-        # One validated example per type; the coordinates come with each action.
-        return [EnvAction(action_type=ACTION_TYPES[name][0], **ACTION_TYPES[name][1]) for name in self.types]
 
     def action(self, action: np.ndarray) -> EnvAction:
         """The EnvAction for a Box member."""
@@ -283,9 +274,7 @@ class BoxAction(_LazyTable):
         width, height = self._android.screen_size
         x = int(round((values[0] + 1) / 2 * (width - 1)))
         y = int(round((values[1] + 1) / 2 * (height - 1)))
-        name = self.types[int(np.argmax(values[2:]))]
-        kind, extra = ACTION_TYPES[name]
-        return EnvAction(action_type=kind, coord=(x, y) if kind in _POSITIONAL else (0, 0), **extra)
+        return typed_action(self.types[int(np.argmax(values[2:]))], (x, y))
 
 
 class UIElementAction(gym.Wrapper):
@@ -313,15 +302,13 @@ class UIElementAction(gym.Wrapper):
         self._android = _android(env)
         self.max_elements = max_elements
         self.scroll = scroll
-        self._extras = [
-            (name, kind) for name, kind, on in (("back", T.SYSTEM_BACK, back), ("home", T.SYSTEM_HOME, home)) if on
-        ]
+        self._extras = [(name, typed_action(name, (0, 0))) for name, on in (("back", back), ("home", home)) if on]
         self.action_space = gym.spaces.Discrete(max_elements + len(self._extras))
         self._entries: list[tuple[str, EnvAction]] = []
 
     def _refresh(self) -> None:
         entries: list[tuple[str, EnvAction]] = []
-        for element in ui_elements(self._android.current_xml()):
+        for element in self._android.current_elements():
             if element.clickable:
                 entries.append((f"tap {element.label}", EnvAction(action_type=T.SYSTEM_TAP, coord=element.center)))
             if element.scrollable and self.scroll:
@@ -353,7 +340,7 @@ class UIElementAction(gym.Wrapper):
 
     def describe(self, action: int) -> str:
         """What ``action`` does on the current screen."""
-        index = int(action)
+        index = _check_index(action, self.action_space.n)
         if index >= self.max_elements:
             return self._extras[index - self.max_elements][0]
         return self._entries[index][0] if index < len(self._entries) else "nothing (masked)"
@@ -364,12 +351,10 @@ class UIElementAction(gym.Wrapper):
         return result
 
     def step(self, action: int):
-        index = int(action)
-        if not 0 <= index < self.action_space.n:
-            raise ValueError(f"action {action!r} is outside Discrete({self.action_space.n})")
+        index = _check_index(action, self.action_space.n)
         error = ""
         if index >= self.max_elements:
-            env_action = EnvAction(action_type=self._extras[index - self.max_elements][1])
+            env_action = self._extras[index - self.max_elements][1]
         elif index < len(self._entries):
             env_action = self._entries[index][1]
         else:

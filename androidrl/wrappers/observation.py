@@ -28,7 +28,6 @@ import numpy as np
 from PIL import Image
 
 from androidrl.env import AndroidEnv
-from androidrl.tasks.conditions import ui_elements
 
 _FITS = ("letterbox", "crop")
 # Output rows are downscaled in bands of about this many source pixels (8 to 32 rows): bands
@@ -110,11 +109,9 @@ class ScreenshotObservation(gym.ObservationWrapper):
             raise TypeError(f"ScreenshotObservation wraps an AndroidEnv, got {type(env.unwrapped).__name__}")
         if isinstance(shape, str) or not hasattr(shape, "__len__"):
             raise TypeError(f"ScreenshotObservation requires shape (height, width), got {shape!r}")
-        if len(shape) != 2:
-            raise ValueError(f"ScreenshotObservation requires shape (height, width), got {tuple(shape)}")
+        if len(shape) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in shape):
+            raise ValueError(f"ScreenshotObservation requires shape (height, width) of positive ints, got {shape!r}")
         height, width = (int(v) for v in shape)
-        if height < 1 or width < 1:
-            raise ValueError(f"ScreenshotObservation requires a positive shape (height, width), got {tuple(shape)}")
         if fit not in _FITS:
             raise ValueError(f"fit must be one of {_FITS}, got {fit!r}")
         self.shape = (height, width)
@@ -133,7 +130,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
             )
         else:
             self.observation_space = image
-        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (frame, scaled screen, image)
+        self._cache: tuple[np.ndarray, np.ndarray] | None = None  # (frame, the screen downscaled)
 
     def geometry(self) -> Geometry:
         """How the current screen maps into the observation."""
@@ -155,28 +152,28 @@ class ScreenshotObservation(gym.ObservationWrapper):
         return android.frame
 
     def _image(self, frame: np.ndarray) -> np.ndarray:
-        cache = self._cache
-        if cache is not None and cache[0] is frame:
-            return cache[2].copy()  # a fresh array each step (callers may keep it)
+        """The output image for ``frame`` (a fresh array each call: callers may keep it)."""
         height, width = frame.shape[:2]
         geometry = Geometry.fit((width, height), (self.shape[1], self.shape[0]), self.fit)
-        rows = band_rows(width, height, geometry.scaled_size[1])
-        bands = range(0, geometry.scaled_size[1], rows)
-        if cache is not None and cache[0].shape == frame.shape:
-            region = self.env.unwrapped.device.changed_region(cache[0], frame)
-            if region is not None:  # redo only the bands over the changed rows
-                scale = geometry.scaled_size[1] / height
-                first, last = int(region[1] * scale) // rows * rows, int(np.ceil(region[3] * scale))
-                bands = range(first, last if region[3] > region[1] else first, rows)
-            scaled = cache[1].copy()
+        cache, self._cache = self._cache, None  # (kept only once ``scaled`` is whole again)
+        if cache is not None and cache[0] is frame:
+            scaled = cache[1]
         else:
-            channels = 1 if self.grayscale else 3
-            scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
-        for top in bands:
-            self._band(frame, scaled, top, rows)
-        image = self._compose(scaled, geometry)
-        self._cache = (frame, scaled, image)
-        return image.copy()
+            rows = band_rows(width, height, geometry.scaled_size[1])
+            bands = range(0, geometry.scaled_size[1], rows)
+            if cache is not None and cache[0].shape == frame.shape:
+                scaled = cache[1]
+                region = self.env.unwrapped.device.changed_region(cache[0], frame)
+                if region is not None:  # redo only the bands over the changed rows
+                    scale = geometry.scaled_size[1] / height
+                    bands = range(int(region[1] * scale) // rows * rows, int(np.ceil(region[3] * scale)), rows)
+            else:
+                channels = 1 if self.grayscale else 3
+                scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
+            for top in bands:
+                self._band(frame, scaled, top, rows)
+        self._cache = (frame, scaled)
+        return self._compose(scaled, geometry)
 
     def _band(self, frame: np.ndarray, scaled: np.ndarray, top: int, rows: int) -> None:
         """Downscale output rows ``top``..``top + rows`` of ``scaled`` from the source rows under them."""
@@ -206,7 +203,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
     def _mask(self) -> np.ndarray:
         geometry = self.geometry()
         mask = np.zeros(self.shape, dtype=np.uint8)
-        for element in ui_elements(self.env.unwrapped.current_xml()):
+        for element in self.env.unwrapped.current_elements():
             if not element.clickable:
                 continue
             left, top, right, bottom = element.bounds
