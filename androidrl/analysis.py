@@ -19,18 +19,33 @@ from androidrl.spaces import EnvActionType
 T = EnvActionType
 
 
+def newest_run(experiment: str, roots: tuple[str, ...] = ("runs", "../runs")) -> Path:
+    """The newest ``<experiment>-<timestamp>`` run under ``runs/`` (or ``../runs``, seen from ``notebooks/``).
+
+    Raises:
+        FileNotFoundError: There is none; the message says how to make one.
+    """
+    found = [p for root in roots for p in Path(root).glob(f"{experiment}-*") if (p / "config.yaml").is_file()]
+    if not found:
+        raise FileNotFoundError(
+            f"no {experiment} run under {' or '.join(roots)}; "
+            f"train one with: python scripts/train.py --config configs/{experiment}.yaml"
+        )
+    return max(found, key=lambda p: p.name)
+
+
 def monitor_episodes(run_dir: str | Path) -> list[dict[str, float]]:
     """Every training episode from the run's Monitor CSVs, in time order, with cumulative steps."""
     rows = []
     for path in sorted(Path(run_dir, "monitor").glob("*.monitor.csv")):
         with path.open() as f:
-            f.readline()  # the Monitor's JSON header line
+            start = json.loads(f.readline().removeprefix("#"))["t_start"]  # times in the file count from it
             for row in csv.DictReader(f):
                 rows.append(
                     {
                         "return": float(row["r"]),
                         "length": int(row["l"]),
-                        "time": float(row["t"]),
+                        "time": start + float(row["t"]),
                         "success": float(row.get("is_success") in ("True", "1", "1.0")),
                     }
                 )

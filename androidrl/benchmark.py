@@ -43,6 +43,7 @@ from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
 from androidrl.device.base import Device
 from androidrl.device.virtual import VirtualDevice
+from androidrl.registration import make_virtual_env, pixel_wrap
 from androidrl.tasks.conditions import ui_elements
 
 
@@ -268,7 +269,6 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
 
 def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Raw AndroidEnv steps per second on the in-process virtual phone, with and without XML."""
-    from androidrl.registration import make_virtual_env
     from androidrl.spaces import EnvAction, EnvActionType
 
     envs = {
@@ -302,17 +302,11 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             env.close()
 
 
-def _pixel_wrap(env):
-    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
-
-    return DiscreteGridAction(ScreenshotObservation(env, shape=(84, 84)), rows=8, cols=4)
-
-
 def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
     """Random-action steps per second (all envs together) of an SB3 vec env on ``devices``."""
     from androidrl.vec_sb3 import make_sb3_vec_env
 
-    env = make_sb3_vec_env(devices, "tap-target", _pixel_wrap, backend=backend, env_kwargs={"dump_xml": False})
+    env = make_sb3_vec_env(devices, "tap-target", pixel_wrap, backend=backend, env_kwargs={"dump_xml": False})
     try:
         env.seed(0)
         env.reset()
@@ -351,14 +345,12 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
     The first two show the transform's cost on tap-target (whose score line changes on
     every miss); the idle phone's launcher mostly does not change when tapped.
     """
-    from androidrl.registration import make_virtual_env
-
     envs = {
         "raw AndroidEnv": make_virtual_env(
             width, height, density, task="tap-target", dump_xml=False, write_files=False
         ),
-        "wrapped 84x84": _pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False)),
-        "wrapped 84x84, idle": _pixel_wrap(make_virtual_env(width, height, density, dump_xml=False, max_steps=50)),
+        "wrapped 84x84": pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False)),
+        "wrapped 84x84, idle": pixel_wrap(make_virtual_env(width, height, density, dump_xml=False, max_steps=50)),
     }
     rng = np.random.default_rng(0)
     grid = [int(a) for a in rng.integers(0, envs["wrapped 84x84"].action_space.n, size=200)]

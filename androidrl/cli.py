@@ -225,27 +225,27 @@ def _tasks(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace) -> int:
     """Record episodes of a random policy (as SB3 sees the env: images in, grid actions out)."""
+    from androidrl.env import AndroidEnv
     from androidrl.errors import AndroidRLError
     from androidrl.recording import EpisodeRecorder
+    from androidrl.registration import pixel_wrap
     from androidrl.vector import DeviceSpec
-    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
     try:
         spec = DeviceSpec.parse(args.device)
-        from androidrl.env import AndroidEnv
-
         env = AndroidEnv(spec.make_device(seed=args.seed), args.task, screen_size=spec.screen_size())
-        env = DiscreteGridAction(ScreenshotObservation(env, shape=(args.height, args.width)), rows=8, cols=4)
-        env = EpisodeRecorder(env, args.out, record_xml=args.xml)
-        env.action_space.seed(args.seed)
-        for episode in range(args.episodes):
-            env.reset(seed=args.seed + episode)
-            done = False
-            while not done:
-                *_, terminated, truncated, _ = env.step(env.action_space.sample())
-                done = terminated or truncated
-            print(f"episode {episode}: saved {env.saved[-1]}")
-        env.close()
+        env = EpisodeRecorder(pixel_wrap(env, shape=(args.height, args.width)), args.out, record_xml=args.xml)
+        try:
+            env.action_space.seed(args.seed)
+            for episode in range(args.episodes):
+                env.reset(seed=args.seed + episode)
+                done = False
+                while not done:
+                    *_, terminated, truncated, _ = env.step(env.action_space.sample())
+                    done = terminated or truncated
+                print(f"episode {episode}: saved {env.saved[-1]}")
+        finally:
+            env.close()
     except (AndroidRLError, ValueError) as err:
         print(f"androidrl record: {err}", file=sys.stderr)
         return 1

@@ -25,6 +25,7 @@ parameters the chosen algorithm does not take, a PPO batch size that does not di
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 from pathlib import Path
@@ -34,12 +35,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from androidrl.errors import ConfigError, TaskError
-from androidrl.validation import format_errors, read_yaml
+from androidrl.validation import NestedErrors, format_errors, read_yaml
 
-ALGOS = ("PPO", "A2C", "DQN", "MaskablePPO", "RecurrentPPO")
-_SCHEDULE = re.compile(r"^lin_([0-9.eE+-]+)$")
-_SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
+_SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
 
 
 class _Model(BaseModel):
@@ -74,11 +74,12 @@ class Devices(_Model):
         if (self.serials is None) == (self.virtual is None):
             raise ValueError("give either serials (adb devices) or virtual (a number of virtual phones)")
         if self.serials is not None:
-            if not self.serials:
-                raise ValueError("serials: the list is empty")
-            duplicates = sorted({s for s in self.serials if self.serials.count(s) > 1})
-            if duplicates:
-                raise ValueError(f"serials: {duplicates} listed twice; each device can serve one worker")
+            from androidrl.vector import parse_devices
+
+            try:  # the vector env's own rules: well-formed specs, no adb serial twice
+                parse_devices(self.serials, self.adb.host, self.adb.port)
+            except ValueError as err:
+                raise NestedErrors([("serials", str(err))]) from None
         return self
 
     def specs(self) -> list[str]:
@@ -129,6 +130,20 @@ class Action(_Model):
     types: list[str] | None = None
     max_elements: int = Field(default=16, ge=1)
     region: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+
+    @field_validator("region")
+    @classmethod
+    def _region(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        from androidrl.wrappers.action import check_grid
+
+        return check_grid(1, 1, value)
+
+    @field_validator("types")
+    @classmethod
+    def _types(cls, value: list[str] | None) -> list[str] | None:
+        from androidrl.wrappers.action import check_types
+
+        return value if value is None else list(check_types(value))
 
     @property
     def discrete(self) -> bool:
@@ -226,17 +241,30 @@ class Config(_Model):
     @model_validator(mode="after")
     def _consistent(self) -> Config:
         algo, action = self.algo, self.action
+        errors = []
         if algo.name == "DQN" and not action.discrete:
-            raise ValueError(
-                f"algo.name: DQN needs a Discrete action space; action.type {action.type!r} is not "
-                "(use grid or ui_elements)"
+            errors.append(
+                (
+                    "algo.name",
+                    f"DQN needs a Discrete action space; action.type {action.type!r} is not (use grid or ui_elements)",
+                )
             )
         if algo.name == "MaskablePPO" and action.type != "ui_elements":
-            raise ValueError("algo.name: MaskablePPO needs action masks; set action.type to ui_elements")
+            errors.append(("algo.name", "MaskablePPO needs action masks; set action.type to ui_elements"))
         if algo.name == "RecurrentPPO" and "Lstm" not in algo.policy:
-            raise ValueError(f"algo.policy: RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}")
+            errors.append(("algo.policy", f"RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}"))
         if self.observation.clickable_mask and algo.policy != "MultiInputPolicy":
-            raise ValueError("algo.policy: a clickable_mask observation is a Dict: use MultiInputPolicy")
+            errors.append(("algo.policy", "a clickable_mask observation is a Dict: use MultiInputPolicy"))
+        if self.devices.serials is not None and self.eval_devices is None and self.training.eval_freq:
+            errors.append(
+                (
+                    "training.eval_freq",
+                    "evaluating needs phones the training does not use: list them in eval_devices, "
+                    "or set training.eval_freq: 0",
+                )
+            )
+        if errors:
+            raise NestedErrors(errors)
         return self
 
     @property
@@ -333,11 +361,12 @@ def _schedule(text: str, path: str):
 
 
 def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
-    """Apply ``key.path=value`` overrides (values parsed as YAML) to a raw config mapping.
+    """A copy of a raw config mapping with ``key.path=value`` overrides applied (values parsed as YAML).
 
     Raises:
         ConfigError: An override without ``=`` or through a key that is not a mapping.
     """
+    data = copy.deepcopy(data)
     for item in overrides:
         if "=" not in item:
             raise ConfigError(f"--set {item!r}: expected key.path=value")
@@ -351,7 +380,10 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
             if not isinstance(child, dict):
                 raise ConfigError(f"--set {item!r}: {'.'.join(keys[: depth + 1])} is not a mapping")
             node = child
-        node[keys[-1]] = yaml.safe_load(raw) if raw.strip() else ""
+        try:
+            node[keys[-1]] = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError as err:
+            raise ConfigError(f"--set {item!r}: the value is not valid YAML ({getattr(err, 'problem', err)})") from None
     return data
 
 

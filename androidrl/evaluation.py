@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from androidrl.config import ConfigError, Devices, algo_class
+from androidrl.errors import DeviceError
+from androidrl.validation import format_errors
 
 
 @dataclass
@@ -31,7 +34,13 @@ class EpisodeResult:
 
 
 def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True) -> list[EpisodeResult]:
-    """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv (recurrent and maskable models too)."""
+    """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv (recurrent and maskable models too).
+
+    An episode a device fault cut short is not counted.
+
+    Raises:
+        DeviceError: An evaluation device is down (no results are made up for it).
+    """
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
     masked = type(model).__name__ == "MaskablePPO" and is_masking_supported(env)
@@ -48,24 +57,44 @@ def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True) ->
         returns += rewards
         lengths += 1
         for i in np.flatnonzero(dones):
-            results.append(EpisodeResult(float(returns[i]), int(lengths[i]), bool(infos[i].get("is_success", False))))
+            if infos[i].get("device_down"):
+                raise DeviceError(f"an evaluation device is down: {infos[i]['device_error']}")
+            if not infos[i].get("device_error"):
+                results.append(EpisodeResult(float(returns[i]), int(lengths[i]), bool(infos[i].get("is_success"))))
             returns[i], lengths[i] = 0.0, 0
         starts = dones
     return results[:episodes]
 
 
-def load_model(run: Any, checkpoint: str | Path | None = None, env: Any = None) -> Any:
-    """The run's final model, or its last checkpoint, or ``checkpoint``.
+def summarize(results: list[EpisodeResult]) -> dict[str, float]:
+    """Success rate, mean return and mean length of episode results."""
+    return {
+        "success_rate": float(np.mean([r.success for r in results])) if results else 0.0,
+        "mean_return": float(np.mean([r.ret for r in results])) if results else 0.0,
+        "mean_length": float(np.mean([r.length for r in results])) if results else 0.0,
+        "episodes": float(len(results)),
+    }
+
+
+def model_path(run: Any, checkpoint: str | Path | None = None) -> Path:
+    """``checkpoint``, or else the run's final model, or else its last checkpoint.
 
     Raises:
-        ConfigError: The run has no model yet.
+        ConfigError: The checkpoint does not exist, or the run has no model yet.
     """
-    path = (
-        Path(checkpoint) if checkpoint else (run.final_model if run.final_model.exists() else run.latest_checkpoint())
-    )
-    if path is None or not path.exists():
+    if checkpoint:
+        if not Path(checkpoint).is_file():
+            raise ConfigError(f"checkpoint {checkpoint} does not exist")
+        return Path(checkpoint)
+    path = run.final_model if run.final_model.exists() else run.latest_checkpoint()
+    if path is None:
         raise ConfigError(f"{run.directory}: no final_model.zip and no checkpoint to evaluate")
-    return algo_class(run.config.algo.name).load(path, env=env, device=run.config.algo.device)
+    return path
+
+
+def load_model(run: Any, checkpoint: str | Path | None = None) -> Any:
+    """The model at :func:`model_path`."""
+    return algo_class(run.config.algo.name).load(model_path(run, checkpoint), device=run.config.algo.device)
 
 
 def evaluate_run(
@@ -82,17 +111,27 @@ def evaluate_run(
         The summary: success rate, mean return and length, per-episode results, where it went.
 
     Raises:
-        ConfigError: ``run_dir`` is not a run, has no model, or has no evaluation devices.
+        ConfigError: ``run_dir`` is not a run, has no model, or its evaluation devices are
+            missing or unusable (all checked before anything is written).
+        DeviceError: A device went down during the evaluation.
     """
     from androidrl.recording import EpisodeRecorder
-    from androidrl.training import Run, eval_devices, make_env, make_wrap, summarize
+    from androidrl.training import Run, check_devices, eval_devices, make_env, make_wrap
 
     run = Run.open(run_dir)
     config = run.config
-    chosen = Devices(serials=devices) if devices else eval_devices(config)
+    path = model_path(run, checkpoint)
+    if devices:
+        try:
+            chosen = Devices(serials=devices, adb=config.devices.adb)
+        except ValidationError as err:
+            raise ConfigError(f"--devices: {format_errors(err)}") from None
+    else:
+        chosen = eval_devices(config)
     if chosen is None:
         raise ConfigError("the run trained on phones: say which devices to evaluate on with --devices")
-    out = run.directory / "eval" / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    check_devices(config, chosen)
+    out = run.eval_dir / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     out.mkdir(parents=True)
     config_wrap = make_wrap(config)
 
@@ -102,7 +141,7 @@ def evaluate_run(
 
     env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap)
     try:
-        model = load_model(run, checkpoint)
+        model = algo_class(config.algo.name).load(path, device=config.algo.device)
         results = evaluate(model, env, episodes, deterministic)
     finally:
         env.close()
@@ -135,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         summary = evaluate_run(
             args.run, args.episodes, not args.stochastic, args.devices, not args.no_record, args.checkpoint
         )
-    except ConfigError as err:
+    except (ConfigError, DeviceError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(f"{'episodes':>10} {'success':>8} {'return':>8} {'length':>8}")

@@ -62,7 +62,12 @@ class Episode:
     @property
     def success(self) -> bool:
         """Whether the last step reported success."""
-        return bool(self.infos[-1].get("is_success", False)) if len(self.infos) > 1 else False
+        return _succeeded(self.infos)
+
+
+def _succeeded(infos: list[dict[str, Any]]) -> bool:
+    """Whether an episode's infos (the reset's, then one per step) end in success."""
+    return bool(infos[-1].get("is_success", False)) if len(infos) > 1 else False
 
 
 def _jsonable(value: Any) -> Any:
@@ -194,7 +199,7 @@ class EpisodeRecorder(gym.Wrapper):
             "screen_size": list(self.env.unwrapped.screen_size),
             "return": float(arrays["rewards"].sum()),
             "length": len(arrays["rewards"]),
-            "success": bool(infos[-1].get("is_success", False)) if len(infos) > 1 else False,
+            "success": _succeeded(infos),
         }
         stem.with_suffix(".json").write_text(json.dumps(summary))
         return stem.with_suffix(".npz")

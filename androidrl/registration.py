@@ -36,6 +36,19 @@ def make_virtual_env(
     return AndroidEnv(device, task, screen_size=(width, height), **env_kwargs)
 
 
+def pixel_wrap(
+    env: gym.Env, shape: tuple[int, int] = (84, 84), grayscale: bool = False, rows: int = 8, cols: int = 4
+) -> gym.Env:
+    """``env`` ready for SB3: screen images in, a Discrete grid of actions out.
+
+    :class:`~androidrl.wrappers.ScreenshotObservation` (``shape``, ``grayscale``) under a
+    :class:`~androidrl.wrappers.DiscreteGridAction` (``rows`` x ``cols`` taps, swipes, back, home).
+    """
+    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
+
+    return DiscreteGridAction(ScreenshotObservation(env, shape=shape, grayscale=grayscale), rows=rows, cols=cols)
+
+
 def make_pixel_env(
     task: Task | str | None = None,
     shape: tuple[int, int] = (84, 84),
@@ -48,15 +61,9 @@ def make_pixel_env(
     seed: int = 0,
     **env_kwargs: Any,
 ) -> gym.Env:
-    """A virtual-phone env ready for SB3: screen images in, a Discrete grid of actions out.
-
-    :class:`~androidrl.wrappers.ScreenshotObservation` (``shape``, ``grayscale``) over a
-    :class:`~androidrl.wrappers.DiscreteGridAction` (``rows`` x ``cols`` taps, swipes, back, home).
-    """
-    from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
-
+    """A virtual-phone env ready for SB3: screen images in, a Discrete grid of actions out (:func:`pixel_wrap`)."""
     env = make_virtual_env(width, height, density, seed, task, **env_kwargs)
-    return DiscreteGridAction(ScreenshotObservation(env, shape=shape, grayscale=grayscale), rows=rows, cols=cols)
+    return pixel_wrap(env, shape, grayscale, rows, cols)
 
 
 def pixel_id(env_id: str) -> str:

@@ -82,11 +82,16 @@ class Run:
         if directory.exists() and any(directory.iterdir()):
             raise ConfigError(f"run directory {directory} exists and is not empty; resume it with --resume {directory}")
         directory.mkdir(parents=True, exist_ok=True)
-        (directory / CONFIG_FILE).write_text(dump_config(config))
-        command = argv if argv is not None else sys.argv
-        (directory / "command.txt").write_text(shlex.join([sys.executable, *command]) + "\n")
+        run = cls(directory, config)
+        run.record(argv if argv is not None else sys.argv)
         (directory / "versions.json").write_text(json.dumps(_versions(), indent=2))
-        return cls(directory, config)
+        return run
+
+    def record(self, argv: list[str]) -> None:
+        """Write the resolved config and append the command line (a resume with ``--set`` changes the config)."""
+        (self.directory / CONFIG_FILE).write_text(dump_config(self.config))
+        with (self.directory / "command.txt").open("a") as f:
+            f.write(shlex.join([sys.executable, *argv]) + "\n")
 
     @classmethod
     def open(cls, directory: str | Path, overrides: list[str] | None = None) -> Run:
@@ -100,10 +105,28 @@ class Run:
             raise ConfigError(f"{directory} is not a run directory: it has no {CONFIG_FILE}")
         return cls(directory, load_config(directory / CONFIG_FILE, overrides))
 
+    @property
+    def eval_dir(self) -> Path:
+        return self.directory / "eval"
+
+    def checkpoint_paths(self) -> list[Path]:
+        """The checkpoints (``step_<N>.zip``), fewest steps first."""
+        return sorted(self.checkpoints.glob("step_*.zip"), key=checkpoint_steps)
+
     def latest_checkpoint(self) -> Path | None:
         """The checkpoint with the most steps, if any."""
-        found = sorted(self.checkpoints.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
+        found = self.checkpoint_paths()
         return found[-1] if found else None
+
+
+def checkpoint_steps(path: Path) -> int:
+    """N of a ``step_<N>.zip`` checkpoint."""
+    return int(path.stem.split("_")[1])
+
+
+def vecnormalize_path(checkpoint: Path) -> Path:
+    """Where the VecNormalize statistics saved with ``checkpoint`` go."""
+    return checkpoint.with_name(f"vecnormalize_{checkpoint_steps(checkpoint)}.pkl")
 
 
 def _versions() -> dict[str, str]:
@@ -178,11 +201,8 @@ def make_env(
 
     from androidrl.vec_sb3 import make_sb3_vec_env
 
-    env_kwargs = {"dump_xml": config.env.dump_xml, "reset_timeout": config.env.reset_timeout}
-    if config.env.max_steps is not None:
-        env_kwargs["max_steps"] = config.env.max_steps
     options: dict[str, Any] = {
-        "env_kwargs": env_kwargs,
+        "env_kwargs": config.env.model_dump(exclude_none=True),
         "monitor_dir": monitor_dir,
         "seed": seed,
         "adb_host": devices.adb.host,
@@ -237,10 +257,13 @@ def make_model(config: Config, env, run: Run):
 # ---------------------------------------------------------------------------- callbacks
 
 
-def _callbacks(run: Run, config: Config, eval_env):
+def _callbacks(run: Run, eval_env):
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from androidrl.evaluation import evaluate
+    from androidrl.errors import DeviceError
+    from androidrl.evaluation import evaluate, summarize
+
+    config = run.config
 
     class Periodic(BaseCallback):
         """Checkpoints, evaluations and the progress bar, on total env steps."""
@@ -285,9 +308,13 @@ def _callbacks(run: Run, config: Config, eval_env):
             return True
 
         def _evaluate(self, steps: int) -> None:
-            results = evaluate(
-                self.model, eval_env, config.training.eval_episodes, deterministic=config.training.eval_deterministic
-            )
+            try:
+                results = evaluate(
+                    self.model, eval_env, config.training.eval_episodes, config.training.eval_deterministic
+                )
+            except DeviceError as err:  # training goes on; the next evaluation tries again
+                self._say(f"evaluation at {steps} steps skipped: {err}")
+                return
             summary = summarize(results)
             for key, value in summary.items():
                 self.logger.record(f"eval/{key}", value)
@@ -297,27 +324,22 @@ def _callbacks(run: Run, config: Config, eval_env):
                 if new:
                     writer.writeheader()
                 writer.writerow({"timesteps": steps, **summary})
+            self._say(
+                f"eval at {steps} steps: success {summary['success_rate']:.0%}, "
+                f"return {summary['mean_return']:.2f}, length {summary['mean_length']:.1f}"
+            )
+
+        def _say(self, text: str) -> None:
             if self.bar is not None:
-                self.bar.write(
-                    f"eval at {steps} steps: success {summary['success_rate']:.0%}, "
-                    f"return {summary['mean_return']:.2f}, length {summary['mean_length']:.1f}"
-                )
+                self.bar.write(text)
+            else:
+                print(text, file=sys.stderr)
 
         def _on_training_end(self) -> None:
             if self.bar is not None:
                 self.bar.close()
 
     return Periodic()
-
-
-def summarize(results) -> dict[str, float]:
-    """Success rate, mean return and mean length of episode results."""
-    return {
-        "success_rate": float(np.mean([r.success for r in results])) if results else 0.0,
-        "mean_return": float(np.mean([r.ret for r in results])) if results else 0.0,
-        "mean_length": float(np.mean([r.length for r in results])) if results else 0.0,
-        "episodes": float(len(results)),
-    }
 
 
 def save_checkpoint(run: Run, model) -> Path:
@@ -327,11 +349,10 @@ def save_checkpoint(run: Run, model) -> Path:
     model.save(path)
     normalize = model.get_vec_normalize_env()
     if normalize is not None:
-        normalize.save(run.checkpoints / f"vecnormalize_{model.num_timesteps}.pkl")
-    found = sorted(run.checkpoints.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
-    for old in found[: -run.config.training.keep_checkpoints]:
+        normalize.save(vecnormalize_path(path))
+    for old in run.checkpoint_paths()[: -run.config.training.keep_checkpoints]:
         old.unlink()
-        (run.checkpoints / f"vecnormalize_{old.stem.split('_')[1]}.pkl").unlink(missing_ok=True)
+        vecnormalize_path(old).unlink(missing_ok=True)
     return path
 
 
@@ -348,8 +369,8 @@ class TrainResult:
     interrupted: bool = False
 
 
-def train(config: Config, run: Run | None = None, resume: bool = False) -> TrainResult:
-    """Train as ``config`` says, in ``run`` (a new run directory by default).
+def train(run: Run, resume: bool = False) -> TrainResult:
+    """Train as the run's config says, in the run's directory (``Run.create(config)`` makes one).
 
     With ``resume``, the model is loaded from the run's last checkpoint and training
     continues to ``training.total_timesteps`` with the step counter intact.
@@ -359,7 +380,7 @@ def train(config: Config, run: Run | None = None, resume: bool = False) -> Train
     """
     from stable_baselines3.common.vec_env import VecNormalize
 
-    run = run or Run.create(config)
+    config = run.config
     set_torch_threads(config)
     checkpoint = run.latest_checkpoint() if resume else None
     if resume and checkpoint is None:
@@ -370,7 +391,7 @@ def train(config: Config, run: Run | None = None, resume: bool = False) -> Train
     try:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)
-            stats = checkpoint.with_name(f"vecnormalize_{checkpoint.stem.split('_')[1]}.pkl") if checkpoint else None
+            stats = vecnormalize_path(checkpoint) if checkpoint else None
             if stats is not None and stats.exists():
                 env = VecNormalize.load(str(stats), env.venv)
         if checkpoint is not None:
@@ -380,7 +401,7 @@ def train(config: Config, run: Run | None = None, resume: bool = False) -> Train
         else:
             model = make_model(config, env, run)
         remaining = config.training.total_timesteps - model.num_timesteps
-        callback = _callbacks(run, config, eval_env)
+        callback = _callbacks(run, eval_env)
         interrupted = False
         if remaining > 0:
             try:
@@ -420,13 +441,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.config:
                 parser.error("--resume continues a run with its own config; do not pass --config")
             run = Run.open(args.resume, args.set)
-            result = train(run.config, run, resume=True)
+            check_devices(run.config)
+            if args.set:  # the run directory keeps the config it trains with
+                run.record([sys.argv[0], *argv])
+            result = train(run, resume=True)
         else:
             if not args.config:
                 parser.error("--config is required (or --resume RUN_DIR)")
             config = load_config(args.config, args.set)
-            _check_devices(config)
-            result = train(config, Run.create(config, args.run_dir, [sys.argv[0], *argv]))
+            check_devices(config)
+            result = train(Run.create(config, args.run_dir, [sys.argv[0], *argv]))
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -436,28 +460,35 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _check_devices(config: Config) -> None:
-    """Before any work: every adb serial must be known to the adb server and online.
+def check_devices(config: Config, devices: Devices | None = None) -> None:
+    """Before any work: every adb serial to train (and evaluate) on must be known to adb and online.
+
+    Args:
+        config: The config whose ``devices`` and ``eval_devices`` are checked.
+        devices: Check these instead.
 
     Raises:
         ConfigError: A device that does not exist or is not usable.
     """
-    if config.devices.serials is None:
-        return
     from androidrl.device.adb import AdbDevice
     from androidrl.device.adb_client import AdbClient
     from androidrl.errors import DeviceError
 
-    client = AdbClient(config.devices.adb.host, config.devices.adb.port, timeout=10)
-    try:
-        states = {e.serial: e.state for e in client.devices()}
-    except DeviceError as err:
-        raise ConfigError(f"devices: {err}") from None
-    for serial in config.devices.serials:
-        if DeviceSpec.parse(serial).virtual:
+    groups = [("devices", devices)] if devices is not None else [("devices", config.devices)]
+    if devices is None and config.eval_devices is not None:
+        groups.append(("eval_devices", config.eval_devices))
+    for key, group in groups:
+        serials = [s for s in group.serials or () if not DeviceSpec.parse(s).virtual]
+        if not serials:
             continue
-        if serial not in states and not AdbDevice(serial).is_tcp:  # host:port serials connect on demand
-            known = ", ".join(states) or "none"
-            raise ConfigError(f"devices.serials: {serial} is not connected (adb lists: {known}); start it first")
-        if states.get(serial, "device") != "device":
-            raise ConfigError(f"devices.serials: {serial} is {states[serial]}; run `androidrl devices` for help")
+        client = AdbClient(group.adb.host, group.adb.port, timeout=10)
+        try:
+            states = {e.serial: e.state for e in client.devices()}
+        except DeviceError as err:
+            raise ConfigError(f"{key}: {err}") from None
+        for serial in serials:
+            if serial not in states and not AdbDevice(serial).is_tcp:  # host:port serials connect on demand
+                known = ", ".join(states) or "none"
+                raise ConfigError(f"{key}.serials: {serial} is not connected (adb lists: {known}); start it first")
+            if states.get(serial, "device") != "device":
+                raise ConfigError(f"{key}.serials: {serial} is {states[serial]}; run `androidrl devices` for help")

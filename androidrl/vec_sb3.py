@@ -64,7 +64,7 @@ class SB3VecEnv(VecEnv):
     def reset(self) -> Any:
         """Reset every env (with the seeds and options set before, as SB3 does)."""
         seeds = [s for s in self._seeds] if any(s is not None for s in self._seeds) else None
-        obs, infos = self.venv.reset(seed=seeds, options=self._options[0] if self._options else None)
+        obs, infos = self._reset_venv(seed=seeds, options=self._options[0] if self._options else None)
         self.reset_infos = unbatch_infos(infos, self.num_envs)
         self._reset_seeds()
         self._reset_options()
@@ -94,8 +94,15 @@ class SB3VecEnv(VecEnv):
         self._last_obs = obs
         return obs, rewards.astype(np.float32), dones, per_env
 
-    def _rebuild(self, err: WorkerError):
-        """Replace a broken vector env; end every episode so the agent starts afresh."""
+    def _reset_venv(self, **kwargs: Any):
+        """Reset the vector env, rebuilding it (within ``max_rebuilds``) while a worker fails."""
+        while True:
+            try:
+                return self.venv.reset(**kwargs)
+            except WorkerError as err:
+                self._replace_venv(err)
+
+    def _replace_venv(self, err: WorkerError) -> None:
         self.rebuilds += 1
         self.venv.close(terminate=True)
         if self.rebuilds > self.max_rebuilds:
@@ -105,8 +112,12 @@ class SB3VecEnv(VecEnv):
             ) from err
         logger.warning("rebuilding the vector env (%d/%d) after: %s", self.rebuilds, self.max_rebuilds, err)
         self.venv = self._make_venv()
+
+    def _rebuild(self, err: WorkerError):
+        """Replace a broken vector env; end every episode so the agent starts afresh."""
+        self._replace_venv(err)
         last = self._last_obs
-        obs, _ = self.venv.reset()
+        obs, _ = self._reset_venv()
         infos = [
             {"terminal_observation": _index(last, i), "TimeLimit.truncated": True, "vector_rebuilt": str(err)}
             for i in range(self.num_envs)
@@ -185,13 +196,18 @@ def make_sb3_vec_env(
         backend: ``"async"`` (:class:`SB3VecEnv` over :class:`~androidrl.vector.DeviceVectorEnv`,
             with fault isolation), or SB3's own ``"subproc"`` / ``"dummy"``.
         max_rebuilds: For ``"async"``: rebuilds after worker failures before giving up.
-        **kwargs: More :func:`~androidrl.vector.make_vector_env` arguments.
+        **kwargs: More :func:`~androidrl.vector.make_vector_env` arguments (SB3's backends take
+            ``env_kwargs``, ``monitor_dir``, ``seed``, ``guard``, ``adb_host`` and ``adb_port``).
 
     Raises:
         ValueError: Unknown backend, no devices, or a duplicate serial.
+        TypeError: An argument the backend does not take.
     """
     from androidrl.vector import env_factory, make_vector_env, parse_devices
 
+    async_only = sorted(set(kwargs) - {"env_kwargs", "monitor_dir", "seed", "guard", "adb_host", "adb_port"})
+    if backend != "async" and async_only:
+        raise TypeError(f"{', '.join(async_only)}: only the async backend takes these (backend is {backend!r})")
     if backend == "async":
         specs = parse_devices(devices, kwargs.get("adb_host", "127.0.0.1"), kwargs.get("adb_port"))
         return SB3VecEnv(lambda: make_vector_env(specs, task, wrap, **kwargs), max_rebuilds=max_rebuilds)

@@ -22,6 +22,7 @@ Fault isolation, in two layers:
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import re
 import time
@@ -87,13 +88,21 @@ class DeviceSpec:
         """The screen size if known before connecting (virtual phones)."""
         return (self.width, self.height) if self.virtual else None
 
+    def worker_serial(self, index: int) -> str:
+        """The serial of worker ``index``'s device: the adb serial, or ``virtual-<index>``."""
+        return f"virtual-{index}" if self.virtual else self.serial
+
     def make_device(self, index: int = 0, seed: int = 0) -> Device:
         """The Device (not connected yet)."""
         if self.virtual:
             from androidrl.device.virtual import VirtualDevice
 
             return VirtualDevice(
-                serial=f"virtual-{index}", width=self.width, height=self.height, density=self.density, seed=seed + index
+                serial=self.worker_serial(index),
+                width=self.width,
+                height=self.height,
+                density=self.density,
+                seed=seed + index,
             )
         from androidrl.device.adb import AdbDevice
 
@@ -245,14 +254,32 @@ def env_factory(
         if monitor_dir is not None:
             from stable_baselines3.common.monitor import Monitor
 
-            Path(monitor_dir).mkdir(parents=True, exist_ok=True)
-            path = Path(monitor_dir) / f"worker_{index}"
-            # A resumed run appends to its CSVs (SB3 writes the header only when it starts a file).
-            exists = path.with_suffix(".monitor.csv").exists()
-            env = Monitor(env, str(path), info_keywords=("is_success",), override_existing=not exists)
+            env = Monitor(env, str(_monitor_path(Path(monitor_dir), index)), info_keywords=("is_success",))
         return DeviceFaultGuard(env, **(guard or {}))
 
     return make
+
+
+def _monitor_path(directory: Path, index: int) -> Path:
+    """``worker_<i>``, or ``worker_<i>.<k>`` when a resumed run or a rebuilt worker starts again.
+
+    One CSV per segment, as a Monitor's times count from its file's ``t_start`` header; a
+    file without episodes (such as the one of the env Gymnasium builds to read the spaces)
+    is started over.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    name, segment = f"worker_{index}", 0
+    while _has_episodes(directory / f"{name}.monitor.csv"):
+        segment += 1
+        name = f"worker_{index}.{segment}"
+    return directory / name
+
+
+def _has_episodes(path: Path) -> bool:
+    if not path.exists():
+        return False
+    with path.open() as f:
+        return sum(1 for _, _line in zip(range(3), f)) == 3  # the JSON header, the CSV header, a row
 
 
 # ---------------------------------------------------------------------------- parent side
@@ -286,11 +313,23 @@ class DeviceVectorEnv(AsyncVectorEnv):
         self.step_timeout = step_timeout
         super().__init__(env_fns, **kwargs)
 
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None):
+        """Reset every worker; a worker that hangs past ``step_timeout`` or dies raises :class:`WorkerError`."""
+        with self._watch_workers():
+            self.reset_async(seed=seed, options=options)
+            return self.reset_wait(timeout=self.step_timeout)
+
     def step(self, actions: Any):
         """Step every worker; a worker that hangs past ``step_timeout`` or dies raises :class:`WorkerError`."""
-        try:
+        with self._watch_workers():
             self.step_async(actions)
             return self.step_wait(timeout=self.step_timeout)
+
+    @contextlib.contextmanager
+    def _watch_workers(self):
+        """Turn a wait that timed out, or a broken pipe, into a :class:`WorkerError` naming the workers."""
+        try:
+            yield
         except multiprocessing.TimeoutError:
             hung = [i for i, pipe in enumerate(self.parent_pipes) if pipe is not None and not pipe.poll(0)]
             raise self._error(hung, f"did not answer within {self.step_timeout:g} s") from None
@@ -362,7 +401,7 @@ def make_vector_env(
     fns = [env_factory(s, i, task, wrap, env_kwargs, monitor_dir, seed, guard) for i, s in enumerate(specs)]
     return DeviceVectorEnv(
         fns,
-        [s.serial if not s.virtual else f"virtual-{i}" for i, s in enumerate(specs)],
+        [s.worker_serial(i) for i, s in enumerate(specs)],
         step_timeout,
         shared_memory=shared_memory,
         copy=True,

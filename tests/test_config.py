@@ -64,11 +64,22 @@ def test_overrides_on_the_command_line():
             "batch_size: 64 does not divide n_steps * n_envs = 100 * 2 = 200",
         ),
         ({"algo": {"hyperparams": {"learning_rate": "fast"}}}, [], "a schedule is written lin_<start>"),
+        ({"algo": {"hyperparams": {"learning_rate": "lin_."}}}, [], "a schedule is written lin_<start>"),
+        ({"algo": {"hyperparams": {"learning_rate": "lin_1e"}}}, [], "a schedule is written lin_<start>"),
         ({"algo": {"hyperparams": {"gamma": "lin_0.9"}}}, [], "algo.hyperparams.gamma: expected a number"),
-        ({"algo": {"name": "DQN"}, "action": {"type": "box"}}, [], "DQN needs a Discrete action space"),
-        ({"algo": {"name": "MaskablePPO"}}, [], "MaskablePPO needs action masks; set action.type to ui_elements"),
+        ({"algo": {"name": "DQN"}, "action": {"type": "box"}}, [], "\nalgo.name: DQN needs a Discrete action space"),
+        ({"algo": {"name": "MaskablePPO"}}, [], "\nalgo.name: MaskablePPO needs action masks; set action.type to"),
         ({"algo": {"name": "SAC"}}, [], "algo.name: Input should be 'PPO', 'A2C', 'DQN', 'MaskablePPO' or"),
-        ({"devices": {"serials": ["emulator-5554", "emulator-5554"]}}, [], "['emulator-5554'] listed twice"),
+        (
+            {"devices": {"serials": ["emulator-5554", "emulator-5554"]}, "training": {"eval_freq": 0}},
+            [],
+            "\ndevices.serials: device emulator-5554 is listed twice",
+        ),
+        ({"devices": {"serials": ["virtual:big"]}}, [], "\ndevices.serials: bad virtual device 'virtual:big'"),
+        ({"devices": {"serials": ["emulator-5554"]}}, [], "\ntraining.eval_freq: evaluating needs phones"),
+        ({"action": {"region": [0.5, 0, 0.2, 1]}}, [], "\naction.region: region must satisfy 0 <= left < right"),
+        ({"action": {"types": ["tap", "fly"]}}, [], "\naction.types: unknown action types ['fly']"),
+        ({}, ["observation.shape=[1,"], "--set 'observation.shape=[1,': the value is not valid YAML"),
         ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give either serials"),
         ({"task": "no-such-task"}, [], "task: unknown task 'no-such-task'"),
         ({}, ["training.total_timesteps"], "expected key.path=value"),
@@ -79,7 +90,14 @@ def test_overrides_on_the_command_line():
 def test_bad_configs(data, overrides, message):
     with pytest.raises(ConfigError) as info:
         parse_config(data, "bad.yaml", overrides)
-    assert message in str(info.value)
+    assert message in str(info.value) and "(top level)" not in str(info.value)
+
+
+def test_a_failed_override_leaves_the_data_alone():
+    data = {"observation": {"shape": [84, 84]}}
+    with pytest.raises(ConfigError):
+        parse_config(data, overrides=["observation.grayscale=true", "observation.shape.h=3"])
+    assert data == {"observation": {"shape": [84, 84]}}
 
 
 def test_file_errors(tmp_path):

@@ -22,15 +22,26 @@ GOOD = {"name": "t", "success": {"shell": "settings get global wifi_on", "equals
         ),
         ({"reset": [{"tap": {"x": 5}}]}, "reset[0].tap: tap needs either x and y, or node"),
         ({"reset": [{"home": True, "back": True}]}, "reset[0]: a step needs exactly one of"),
-        ({"reset": [{"launch": {"component": "no-slash"}}]}, "component must be package/activity"),
+        ({"reset": [{"launch": {"component": "no-slash"}}]}, "reset[0].launch: component must be package/activity"),
         ({"success": {"nod": {"text": "x"}}}, "success: a condition needs exactly one of"),
         ({"success": {"node": {"txt": "x"}}}, "success.node.txt: unknown key"),
         ({"success": {"all": [{"node": {"text": "x"}}, {"shell": "y"}]}}, "success.all[1]: a shell condition needs"),
         ({"success": {"node": {"text_regex": "("}}}, "success.node.text_regex: invalid regex"),
         ({"success": {"node": {}}}, "success.node: a node selector needs at least one attribute"),
-        ({"instruction": "type {wrod}"}, "unknown placeholder {wrod}"),
-        ({"params": {"w": {"choice": []}}}, "params.w.choice"),
-        ({"params": {"w": {"randint": [5, 1]}}}, "randint low > high"),
+        ({"instruction": "type {wrod}"}, "instruction: unknown placeholder {wrod}"),
+        ({"params": {"w": {"choice": []}}}, "params.w.choice: Tuple should have at least 1 item"),
+        ({"params": {"w": {"randint": [5, 1]}}}, "params.w: randint low > high"),
+        (
+            {"params": {"p": {"choice": [{"a": "x"}, "b"]}}, "reset": [{"text": "{p.a}"}]},
+            "reset[0].text: {p.a}: not every choice of p is a mapping with 'a'",
+        ),
+        ({"params": {"n": {"randint": [1, 2]}}, "instruction": "{n.a}"}, "instruction: {n.a}: n is a number"),
+        ({"reset": [{"home": False}]}, "reset[0].home: Input should be True"),
+        (
+            {"success": {"node": {"text": "x"}, "present": False, "min_count": 1}},
+            "success: a node condition is either present: false or counted",
+        ),
+        ({"success": {"foreground": {"activity_regex": "["}}}, "success.foreground.activity_regex: invalid regex"),
         (
             {
                 "reward": {
@@ -45,8 +56,9 @@ GOOD = {"name": "t", "success": {"shell": "settings get global wifi_on", "equals
 def test_schema_errors_name_the_key_path(patch, message):
     with pytest.raises(TaskError) as info:
         parse_spec({**GOOD, **patch}, "my_task.yaml")
-    assert str(info.value).startswith("my_task.yaml: invalid task")
-    assert message in str(info.value)
+    first, *lines = str(info.value).splitlines()
+    assert first == "my_task.yaml: invalid task"
+    assert any(line.startswith(message) for line in lines), lines
 
 
 def test_missing_success_and_non_mapping():
@@ -120,6 +132,20 @@ def test_int_params_stay_ints_in_intent_extras(tmp_path):
     env = AndroidEnv(VirtualDevice(width=360, height=800, density=160), task=spec, save_dir=tmp_path)
     env.reset(seed=0)
     assert any(c.endswith("--ei grid 3 --ei seed 1") for c in env.device.phone.command_log)
+
+
+def test_number_params_fill_text_fields_and_braces_in_the_description_stay(tmp_path):
+    spec = {
+        **GOOD,
+        "description": "set {target} on: braces here are text",
+        "params": {"n": {"randint": [7, 7]}},
+        "instruction": "{n}",
+        "reset": [{"shell": "echo {n} > /sdcard/n"}],
+    }
+    env = AndroidEnv(VirtualDevice(width=360, height=800, density=160), task=spec, save_dir=tmp_path)
+    _, info = env.reset(seed=0)
+    assert info["instruction"] == "7" and info["params"]["n"] == 7
+    assert env.device.phone.fs.read("/sdcard/n") == b"7\n"
 
 
 def test_cli_lists_and_checks_tasks(tmp_path, capsys):

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from nbclient import NotebookClient
 
+from androidrl import analysis
 from androidrl.config import ConfigError, parse_config
 from androidrl.evaluation import evaluate_run, load_model
 from androidrl.evaluation import main as evaluate_main
@@ -53,8 +54,7 @@ def trained(tmp_path_factory):
     """One short training run shared by the tests below."""
     directory = tmp_path_factory.mktemp("runs") / "short"
     config = parse_config(SHORT)
-    result = train(config, Run.create(config, directory, ["scripts/train.py", "--config", "short.yaml"]))
-    return result
+    return train(Run.create(config, directory, ["scripts/train.py", "--config", "short.yaml"]))
 
 
 def test_a_run_directory_has_everything(trained):
@@ -85,8 +85,13 @@ def test_resume_continues_the_step_count(trained):
     from stable_baselines3 import PPO
 
     assert PPO.load(run / "final_model.zip").num_timesteps >= 512 > before
-    rows = sum(len((run / "monitor" / f).read_text().splitlines()) for f in os.listdir(run / "monitor"))
-    assert rows > 4  # the resumed run appended to the CSVs
+    assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 512
+    assert "--resume" in (run / "command.txt").read_text().splitlines()[-1]
+    # The resumed segment has CSVs of its own, and the learning curve orders both segments in time.
+    assert {"worker_0.1.monitor.csv", "worker_1.1.monitor.csv"} <= set(os.listdir(run / "monitor"))
+    episodes = analysis.monitor_episodes(run)
+    assert [e["time"] for e in episodes] == sorted(e["time"] for e in episodes)
+    assert episodes[-1]["steps"] > 512 - 4 * 10  # both segments, but for episodes cut off at each end
 
 
 def test_evaluate_script_reports_and_records(trained, capsys):
@@ -125,7 +130,7 @@ def test_recurrent_ppo_trains_and_evaluates_with_its_lstm_state(tmp_path):
             "training": {**SHORT["training"], "total_timesteps": 64, "eval_freq": 0, "checkpoint_freq": 0},
         }
     )
-    result = train(config, Run.create(config, tmp_path / "lstm", ["test"]))
+    result = train(Run.create(config, tmp_path / "lstm", ["test"]))
     assert result.timesteps >= 64 and result.final_model.exists()
     assert type(load_model(result.run)).__name__ == "RecurrentPPO"
     summary = evaluate_run(tmp_path / "lstm", episodes=2, record=False)
@@ -142,11 +147,43 @@ def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys, adb_server)
     assert train_main(["--config", str(bad), "--run-dir", str(tmp_path / "r")]) == 2
     assert "n_stepz" in capsys.readouterr().err and not (tmp_path / "r").exists()
     missing = tmp_path / "phones.yaml"
-    missing.write_text(
-        yaml.safe_dump({**SHORT, "devices": {"serials": ["emulator-5998"], "adb": {"port": adb_server.port}}})
-    )
-    assert train_main(["--config", str(missing)]) == 2
-    assert "devices" in capsys.readouterr().err
+    phones = {"serials": ["emulator-5998"], "adb": {"port": adb_server.port}}
+    missing.write_text(yaml.safe_dump({**SHORT, "devices": phones, "training": {"eval_freq": 0}}))
+    assert train_main(["--config", str(missing), "--run-dir", str(tmp_path / "p")]) == 2
+    assert "devices.serials: emulator-5998 is not connected" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()
+
+
+def test_evaluation_checks_devices_and_the_model_before_writing_anything(trained, adb_server, capsys):
+    run = trained.run.directory
+    before = sorted((run / "eval").glob("*")) if (run / "eval").exists() else []
+    assert evaluate_main(["--run", str(run), "--checkpoint", "nope.zip"]) == 2
+    assert "checkpoint nope.zip does not exist" in capsys.readouterr().err
+    assert evaluate_main(["--run", str(run), "--devices", "virtual:big"]) == 2
+    assert "--devices: serials: bad virtual device 'virtual:big'" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="devices.serials: emulator-5998 is not connected"):
+        evaluate_run(run, devices=["emulator-5998"])
+    assert (sorted((run / "eval").glob("*")) if (run / "eval").exists() else []) == before
+
+
+def test_an_evaluation_device_that_goes_down_is_an_error_not_a_result():
+    from stable_baselines3 import PPO
+
+    from androidrl.errors import DeviceError
+    from androidrl.evaluation import evaluate
+    from androidrl.training import make_env
+
+    phone = {"virtual": {"count": 1, "width": 180, "height": 400, "density": 80}}
+    config = parse_config({**SHORT, "devices": phone, "env": {"reset_timeout": 2}})
+    env = make_env(config, config.devices, backend="dummy")
+    try:
+        model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, device="cpu")
+        assert len(evaluate(model, env, 2)) == 2
+        env.env_method("shell", "reboot -p")  # the phone powers off
+        with pytest.raises(DeviceError, match="an evaluation device is down"):
+            evaluate(model, env, 5)
+    finally:
+        env.close()
 
 
 def test_ctrl_c_saves_a_checkpoint_and_resume_picks_it_up(tmp_path):
@@ -179,3 +216,14 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_picks_it_up(tmp_path):
     assert "continue with --resume" in err
     checkpoint = Run.open(run).latest_checkpoint()
     assert checkpoint is not None and int(checkpoint.stem.split("_")[1]) > 0
+
+
+def test_the_notebook_finds_the_newest_run_by_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="train one with: python scripts/train.py --config configs/q.yaml"):
+        analysis.newest_run("q")
+    for name in ("q-20260101-000000", "q-20261122-101500", "q-20261122-101501"):
+        (tmp_path / "runs" / name).mkdir(parents=True)
+    (tmp_path / "runs" / "q-20261122-101500" / "config.yaml").write_text("{}")
+    (tmp_path / "runs" / "q-20260101-000000" / "config.yaml").write_text("{}")
+    assert analysis.newest_run("q") == Path("runs/q-20261122-101500")  # the newest with a config

@@ -19,8 +19,8 @@ def wrap(env):
     return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=4, cols=2)
 
 
-def vec(devices=(SMALL, SMALL), task="tap-target", **kwargs):
-    return SB3VecEnv(lambda: make_vector_env(list(devices), task, wrap, **kwargs), max_rebuilds=kwargs.pop("mr", 3))
+def vec(devices=(SMALL, SMALL), task="tap-target", max_rebuilds=3, **kwargs):
+    return SB3VecEnv(lambda: make_vector_env(list(devices), task, wrap, **kwargs), max_rebuilds=max_rebuilds)
 
 
 # ---------------------------------------------------------------------------- specs
@@ -186,7 +186,7 @@ def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_se
 
 
 def test_a_dead_worker_is_rebuilt_then_gives_up_naming_the_device():
-    env = vec(mr=1)
+    env = vec(max_rebuilds=1)
     env.reset()
     os.kill(env.venv.processes[1].pid, signal.SIGKILL)
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
@@ -215,3 +215,23 @@ def test_a_hung_worker_times_out_and_is_rebuilt():
     obs, rewards, dones, infos = env.step(np.array([0, 0]))  # fresh phones: no hang
     assert not dones.any()
     env.close()
+
+
+def test_a_worker_that_hangs_in_reset_is_rebuilt():
+    hang = {
+        "name": "hang-in-reset",
+        "reset": [{"shell": "test -e /sdcard/hang && sleep 20; true"}],
+        "success": {"shell": "echo 0", "equals": "1"},
+    }
+    env = vec(task=hang, step_timeout=2.0)
+    env.reset()
+    env.env_method("shell", _serial_command("virtual-1", "touch /sdcard/hang"))
+    start = time.monotonic()
+    obs = env.reset()  # worker 1 hangs: the vector env is rebuilt on fresh phones, which reset
+    assert time.monotonic() - start < 15 and env.rebuilds == 1 and obs.shape == (2, 48, 24, 3)
+    env.close()
+
+
+def test_sb3_backends_refuse_arguments_only_the_async_one_takes():
+    with pytest.raises(TypeError, match="step_timeout: only the async backend takes these"):
+        make_sb3_vec_env([SMALL], "tap-target", wrap, backend="dummy", step_timeout=5)

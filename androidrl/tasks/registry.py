@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,11 @@ BUILTIN_DIR = Path(__file__).with_name("builtin")
 
 def builtin_specs() -> dict[str, TaskSpec]:
     """Every built-in task spec by name, easiest first (as listed in the README)."""
+    return dict(_load_builtins())
+
+
+@functools.cache
+def _load_builtins() -> dict[str, TaskSpec]:  # specs are frozen: read the files once per process
     specs = {}
     for path in sorted(BUILTIN_DIR.glob("*.yaml")):
         spec = load_spec(path)

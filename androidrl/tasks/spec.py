@@ -18,9 +18,10 @@ A task file looks like::
     failure: {foreground: {package: com.android.chrome}}
     reward: {success: 1.0, step: -0.01, subgoals: [{name: settings, reward: 0.2, when: ...}]}
 
-Steps: ``shell`` (a command that must exit 0), ``home``, ``back``, ``key``, ``launch`` (an app
-or component, with intent extras), ``tap`` (pixels or a UI node), ``text``, ``wait`` (until
-a condition holds, with a timeout) and ``sleep``. Conditions: ``node`` (a UI node matching a
+Steps: ``shell`` (a command; a non-zero exit fails the step unless ``check: false``),
+``home``, ``back``, ``key``, ``launch`` (an app or component, with intent extras), ``tap``
+(pixels or a UI node), ``text``, ``wait`` (until a condition holds, with a timeout) and
+``sleep``. Conditions: ``node`` (a UI node matching a
 selector, present, absent or counted), ``shell`` (output compared to a value or regex),
 ``foreground`` (package/activity in front) and ``all``/``any``/``not``. Strings may use
 ``{param}`` placeholders (``{param.key}`` for a field of a chosen mapping), plus
@@ -31,19 +32,35 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from androidrl.errors import TaskError
 from androidrl.validation import NestedErrors, error_items, format_errors, join_path, read_yaml
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
 BUILTIN_PLACEHOLDERS = ("instruction", "seed")
+#: Fields whose strings are not filled with parameter values.
+NOT_FILLED = frozenset({"params", "name", "description"})
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    # Numbers are accepted where text is expected: a whole-string placeholder such as
+    # ``text: "{n}"`` takes an int parameter's value as it is.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, coerce_numbers_to_str=True)
+
+
+def _check_regex(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            re.compile(value)
+        except re.error as err:
+            raise ValueError(f"invalid regex {value!r}: {err}") from None
+    return value
+
+
+Regex = Annotated[str | None, AfterValidator(_check_regex)]
 
 
 # ---------------------------------------------------------------------------- conditions
@@ -60,9 +77,9 @@ class Selector(_Model):
 
     resource_id: str | None = None
     text: str | None = None
-    text_regex: str | None = None
+    text_regex: Regex = None
     content_desc: str | None = None
-    content_desc_regex: str | None = None
+    content_desc_regex: Regex = None
     class_name: str | None = Field(default=None, alias="class")
     package: str | None = None
     checked: bool | None = None
@@ -73,11 +90,6 @@ class Selector(_Model):
     selected: bool | None = None
     scrollable: bool | None = None
     has: tuple[Selector, ...] = ()
-
-    @field_validator("text_regex", "content_desc_regex")
-    @classmethod
-    def _regex(cls, value: str | None) -> str | None:
-        return _check_regex(value)
 
     @model_validator(mode="after")
     def _not_empty(self) -> Selector:
@@ -94,20 +106,21 @@ class NodeCondition(_Model):
     min_count: int | None = Field(default=None, ge=0)
     max_count: int | None = Field(default=None, ge=0)
 
+    @model_validator(mode="after")
+    def _present_or_counted(self) -> NodeCondition:
+        if not self.present and (self.min_count is not None or self.max_count is not None):
+            raise ValueError("a node condition is either present: false or counted (min_count/max_count), not both")
+        return self
+
 
 class ShellCondition(_Model):
     """A shell command's stripped output equals, matches or contains a value (or its exit code)."""
 
     shell: str = Field(min_length=1)
     equals: str | None = None
-    matches: str | None = None
+    matches: Regex = None
     contains: str | None = None
     exit_code: int | None = None
-
-    @field_validator("matches")
-    @classmethod
-    def _regex(cls, value: str | None) -> str | None:
-        return _check_regex(value)
 
     @model_validator(mode="after")
     def _one_test(self) -> ShellCondition:
@@ -123,16 +136,14 @@ class Foreground(_Model):
     """What is in front: the package (exact or regex) and/or the activity (full or short name, or regex)."""
 
     package: str | None = None
-    package_regex: str | None = None
+    package_regex: Regex = None
     activity: str | None = None
-    activity_regex: str | None = None
+    activity_regex: Regex = None
 
     @model_validator(mode="after")
     def _something(self) -> Foreground:
         if not self.model_dump(exclude_defaults=True):
             raise ValueError("foreground needs package, package_regex, activity or activity_regex")
-        for value in (self.package_regex, self.activity_regex):
-            _check_regex(value)
         return self
 
 
@@ -145,34 +156,19 @@ class ForegroundCondition(_Model):
 class AllCondition(_Model):
     """Every sub-condition holds."""
 
-    all: tuple[Condition, ...] = Field(min_length=1)
-
-    @field_validator("all", mode="before")
-    @classmethod
-    def _items(cls, value: Any) -> Any:
-        return _parse_conditions(value)
+    all: Conditions
 
 
 class AnyCondition(_Model):
     """At least one sub-condition holds."""
 
-    any: tuple[Condition, ...] = Field(min_length=1)
-
-    @field_validator("any", mode="before")
-    @classmethod
-    def _items(cls, value: Any) -> Any:
-        return _parse_conditions(value)
+    any: Conditions
 
 
 class NotCondition(_Model):
     """The sub-condition does not hold."""
 
-    not_: Condition = Field(alias="not")
-
-    @field_validator("not_", mode="before")
-    @classmethod
-    def _item(cls, value: Any) -> Any:
-        return _parse_condition(value)
+    not_: ConditionField = Field(alias="not")
 
 
 _CONDITION_KINDS = {
@@ -217,6 +213,9 @@ def _parse_conditions(value: Any) -> Any:
 
 
 Condition = NodeCondition | ShellCondition | ForegroundCondition | AllCondition | AnyCondition | NotCondition
+#: A condition field: its model picked by its key (``node``, ``shell``...), errors with key paths.
+ConditionField = Annotated[Condition, BeforeValidator(_parse_condition)]
+Conditions = Annotated[tuple[Condition, ...], BeforeValidator(_parse_conditions), Field(min_length=1)]
 
 
 # ---------------------------------------------------------------------------- steps
@@ -257,23 +256,21 @@ class TapTarget(_Model):
 class Wait(_Model):
     """Wait until a condition holds."""
 
-    until: Condition
+    until: ConditionField
     timeout: float = Field(default=10.0, gt=0)
     interval: float = Field(default=0.1, gt=0)
 
-    @field_validator("until", mode="before")
-    @classmethod
-    def _until(cls, value: Any) -> Any:
-        return _parse_condition(value)
+
+STEP_KINDS = ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
 
 
 class Step(_Model):
-    """One setup/reset step: exactly one of its fields is set."""
+    """One setup/reset step: exactly one of :data:`STEP_KINDS` is set."""
 
     shell: str | None = None
     check: bool = True  # for shell: fail the step on a non-zero exit code
-    home: bool | None = None
-    back: bool | None = None
+    home: Literal[True] | None = None
+    back: Literal[True] | None = None
     key: str | None = None
     launch: Launch | None = None
     tap: TapTarget | None = None
@@ -290,26 +287,15 @@ class Step(_Model):
 
     @model_validator(mode="after")
     def _one_action(self) -> Step:
-        actions = [
-            f
-            for f in ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
-            if getattr(self, f) is not None
-        ]
+        actions = [f for f in STEP_KINDS if getattr(self, f) is not None]
         if len(actions) != 1:
-            raise ValueError(
-                "a step needs exactly one of shell, home, back, key, launch, tap, text, wait, sleep; "
-                f"got {actions or 'none'}"
-            )
+            raise ValueError(f"a step needs exactly one of {', '.join(STEP_KINDS)}; got {actions or 'none'}")
         return self
 
     @property
     def kind(self) -> str:
         """Which action this step is."""
-        return next(
-            f
-            for f in ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
-            if getattr(self, f) is not None
-        )
+        return next(f for f in STEP_KINDS if getattr(self, f) is not None)
 
     def describe(self) -> str:
         """A short text for error messages."""
@@ -340,12 +326,7 @@ class Subgoal(_Model):
 
     name: str = Field(min_length=1)
     reward: float
-    when: Condition
-
-    @field_validator("when", mode="before")
-    @classmethod
-    def _when(cls, value: Any) -> Any:
-        return _parse_condition(value)
+    when: ConditionField
 
 
 class Reward(_Model):
@@ -370,42 +351,42 @@ class TaskSpec(_Model):
     setup: tuple[Step, ...] = ()
     reset: tuple[Step, ...] = ()
     reset_retries: int = Field(default=2, ge=0, le=10)
-    success: Condition
-    failure: Condition | None = None
+    success: ConditionField
+    failure: ConditionField | None = None
     reward: Reward = Field(default_factory=Reward)
-
-    @field_validator("success", "failure", mode="before")
-    @classmethod
-    def _conditions(cls, value: Any) -> Any:
-        return None if value is None else _parse_condition(value)
 
     @model_validator(mode="after")
     def _placeholders(self) -> TaskSpec:
-        known = set(self.params) | set(BUILTIN_PLACEHOLDERS)
-        for path, text in _strings(self.model_dump(by_alias=True, exclude={"params", "name", "description"})):
+        errors = []
+        for path, text in _strings(self.model_dump(by_alias=True, exclude=set(NOT_FILLED))):
             for match in _PLACEHOLDER.finditer(text):
-                if match.group(1) not in known:
-                    raise ValueError(
-                        f"{path}: unknown placeholder {{{match.group(1)}}}; params are {sorted(self.params)}"
-                    )
+                problem = self._placeholder_problem(*match.groups())
+                if problem:
+                    errors.append((path, problem))
         subgoal_names = [s.name for s in self.reward.subgoals]
         if len(set(subgoal_names)) != len(subgoal_names):
-            raise ValueError(f"reward.subgoals: names must be unique, got {subgoal_names}")
+            errors.append(("reward.subgoals", f"names must be unique, got {subgoal_names}"))
+        if errors:
+            raise NestedErrors(errors)
         return self
+
+    def _placeholder_problem(self, name: str, key: str | None) -> str:
+        """What is wrong with placeholder ``{name}`` / ``{name.key}`` ("" if nothing)."""
+        if name in BUILTIN_PLACEHOLDERS:
+            return f"{{{name}.{key}}}: {name} has no fields" if key else ""
+        param = self.params.get(name)
+        if param is None:
+            return f"unknown placeholder {{{name}}}; params are {sorted(self.params)}"
+        if key and not all(isinstance(c, dict) and key in c for c in param.choice or ()):
+            return f"{{{name}.{key}}}: not every choice of {name} is a mapping with {key!r}"
+        if key and param.randint is not None:
+            return f"{{{name}.{key}}}: {name} is a number"
+        return ""
 
 
 # Conditions nest: resolve the forward references now that every model exists.
 for _model in (Selector, AllCondition, AnyCondition, NotCondition, Wait, Step, Subgoal, Reward, TaskSpec):
     _model.model_rebuild()
-
-
-def _check_regex(value: str | None) -> str | None:
-    if value is not None:
-        try:
-            re.compile(value)
-        except re.error as err:
-            raise ValueError(f"invalid regex {value!r}: {err}") from None
-    return value
 
 
 def _strings(data: Any, path: str = "") -> list[tuple[str, str]]:

@@ -9,18 +9,19 @@ and the success or failure reward when the episode ends.
 from __future__ import annotations
 
 import copy
-import re
 import shlex
 import time
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from androidrl.device.base import Device
 from androidrl.errors import DeviceCommandError, TaskError
 from androidrl.tasks.base import Evaluation, Snapshot, Task
 from androidrl.tasks.conditions import find_nodes, holds, node_center
-from androidrl.tasks.spec import _PLACEHOLDER, Launch, Step, TaskSpec
+from androidrl.tasks.spec import _PLACEHOLDER, NOT_FILLED, Launch, Step, TaskSpec
+from androidrl.validation import format_errors
 
 _RETRY_PAUSE = 0.5  # seconds between reset attempts
 
@@ -87,11 +88,15 @@ class SpecTask(Task):
     def reset(self, device: Device, rng: np.random.Generator) -> dict[str, Any]:
         """Draw parameters, fill placeholders, run the reset steps (with retries)."""
         values = draw_params(self.spec, rng)
-        values["instruction"] = fill(self.spec.instruction, values)
-        data = fill(self.spec.model_dump(by_alias=True, exclude_unset=True, exclude={"params"}), values)
-        self._episode = TaskSpec.model_validate({**data, "params": {}})
-        self.params = {k: v for k, v in values.items() if k not in ("instruction",)}
-        self.instruction = str(values["instruction"])
+        try:
+            values["instruction"] = fill(self.spec.instruction, values)
+            data = fill(self.spec.model_dump(by_alias=True, exclude_unset=True, exclude=set(NOT_FILLED)), values)
+            self._episode = TaskSpec.model_validate({**data, "name": self.name})
+        except (TaskError, ValidationError) as err:
+            detail = format_errors(err) if isinstance(err, ValidationError) else str(err)
+            raise TaskError(f"task {self.name}: the parameters {values} do not fit the spec: {detail}") from None
+        self.params = {k: v for k, v in values.items() if k != "instruction"}
+        self.instruction = self._episode.instruction
         self._reached = set()
         attempts = self.spec.reset_retries + 1
         for attempt in range(1, attempts + 1):
@@ -134,9 +139,7 @@ def run_steps(device: Device, steps: tuple[Step, ...], where: str) -> None:
     for index, step in enumerate(steps, start=1):
         try:
             _run_step(device, step)
-        except TaskError as err:
-            raise TaskError(f"{where} step {index} ({step.describe()}): {err}") from None
-        except DeviceCommandError as err:
+        except (TaskError, DeviceCommandError) as err:
             raise TaskError(f"{where} step {index} ({step.describe()}): {err}") from None
 
 
@@ -190,8 +193,9 @@ def launch_command(launch: Launch) -> str:
 
 
 def _launch(device: Device, launch: Launch) -> None:
-    result = device.execute(launch_command(launch))
+    command = launch_command(launch)
+    result = device.execute(command)
     # `am start` exits 0 even when nothing starts: its errors are on stderr.
-    errors = [line for line in result.stderr.decode("utf-8", "replace").splitlines() if re.match(r"Error", line)]
+    errors = [line for line in result.stderr.decode("utf-8", "replace").splitlines() if line.startswith("Error")]
     if result.exit_code != 0 or errors:
-        raise TaskError(f"`{launch_command(launch)}` failed: {' '.join(errors) or result.exit_code}")
+        raise TaskError(f"`{command}` failed: {' '.join(errors) or result.exit_code}")

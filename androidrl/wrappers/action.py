@@ -63,7 +63,12 @@ def _android(env: gym.Env) -> AndroidEnv:
 FULL_SCREEN = (0.0, 0.0, 1.0, 1.0)
 
 
-def _check_grid(rows: int, cols: int, region: Sequence[float]) -> tuple[float, float, float, float]:
+def check_grid(rows: int, cols: int, region: Sequence[float]) -> tuple[float, float, float, float]:
+    """Validate grid ``rows``, ``cols`` and a ``region`` of the screen; the region as four floats.
+
+    Raises:
+        ValueError: Saying which argument is wrong and what it must be.
+    """
     for name, value in (("rows", rows), ("cols", cols)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
@@ -89,7 +94,12 @@ def grid_points(width: int, height: int, rows: int, cols: int, region: Sequence[
     ]
 
 
-def _check_types(types: Sequence[str]) -> tuple[str, ...]:
+def check_types(types: Sequence[str]) -> tuple[str, ...]:
+    """Validate action type names (keys of :data:`ACTION_TYPES`, each once).
+
+    Raises:
+        ValueError: Unknown, missing or repeated types.
+    """
     types = tuple(types)
     unknown = [t for t in types if t not in ACTION_TYPES]
     if unknown or not types:
@@ -162,7 +172,7 @@ class DiscreteGridAction(_LazyTable):
         enter: bool = False,
         region: Sequence[float] = FULL_SCREEN,
     ) -> None:
-        self.region = _check_grid(rows, cols, region)
+        self.region = check_grid(rows, cols, region)
         if isinstance(texts, str):
             raise TypeError("texts must be a list of strings, not one string")
         for text in texts:
@@ -226,8 +236,8 @@ class MultiDiscreteAction(_LazyTable):
         types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back", "home"),
         region: Sequence[float] = FULL_SCREEN,
     ) -> None:
-        self.region = _check_grid(rows, cols, region)
-        self.types = _check_types(types)
+        self.region = check_grid(rows, cols, region)
+        self.types = check_types(types)
         self.rows, self.cols = int(rows), int(cols)
         super().__init__(env)
         self.action_space = gym.spaces.MultiDiscrete([len(self.types), self.rows, self.cols])
@@ -260,7 +270,7 @@ class BoxAction(gym.ActionWrapper):
     """
 
     def __init__(self, env: gym.Env, types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back")):
-        self.types = _check_types(types)
+        self.types = check_types(types)
         super().__init__(env)
         self._android = _android(env)
         self.action_space = gym.spaces.Box(-1.0, 1.0, (2 + len(self.types),), np.float32)
