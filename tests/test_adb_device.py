@@ -184,3 +184,24 @@ def test_a_device_adb_stops_listing_mid_episode_is_offline_not_unknown(served, a
         device.execute("echo hi")
     device.wait_ready(timeout=10)  # reconnects it (adb connect), never restarting the server
     assert device.shell("echo back") == "back\n"
+
+
+def test_adb_command_lines_run_in_process_as_the_adb_binary_would(served, adb_server, tmp_path):
+    from androidrl.device.adb_cli import run_adb_command
+
+    client, serial = AdbClient(port=adb_server.port), served.serial
+    (tmp_path / "a.txt").write_text("hello")
+    assert run_adb_command(f"adb -s {serial} get-state", client).stdout == "device\n"
+    assert (
+        run_adb_command(["adb", "-s", serial, "push", str(tmp_path / "a.txt"), "/sdcard/a.txt"], client).returncode == 0
+    )
+    assert adb_server.adb("-s", serial, "exec-out", "cat", "/sdcard/a.txt").stdout == "hello"  # the binary agrees
+    assert run_adb_command(f"adb -s {serial} exec-out cat /sdcard/a.txt", client).stdout == "hello"
+    assert run_adb_command(f"adb -s {serial} pull /sdcard/a.txt {tmp_path / 'b.txt'}", client).returncode == 0
+    assert (tmp_path / "b.txt").read_text() == "hello"
+    assert run_adb_command(f"adb disconnect {serial}", client).stdout == f"disconnected {serial}\n"
+    assert serial not in adb_server.adb("devices").stdout
+    assert "connected to" in run_adb_command(f"adb connect {serial}", client).stdout
+    adb_server.adb("-s", serial, "wait-for-device", timeout=10)
+    version = run_adb_command("adb version", client)  # not handled in process: the adb binary runs it
+    assert version.returncode == 0 and "Android Debug Bridge" in version.stdout
