@@ -225,11 +225,11 @@ def _tasks(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace) -> int:
     """Record episodes of a random policy (as SB3 sees the env: images in, grid actions out)."""
+    from androidrl.device.spec import DeviceSpec
     from androidrl.env import AndroidEnv
     from androidrl.errors import AndroidRLError
     from androidrl.recording import EpisodeRecorder
     from androidrl.registration import pixel_wrap
-    from androidrl.vector import DeviceSpec
 
     try:
         spec = DeviceSpec.parse(args.device)
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``androidrl`` console script."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
-        from androidrl.benchmark import main as bench_main
+        from androidrl.bench import main as bench_main
 
         return bench_main(argv[1:])
     parser = build_parser()

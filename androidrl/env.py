@@ -25,21 +25,16 @@ from androidrl.errors import DeviceError
 from androidrl.spaces import (
     MAX_TEXT_LENGTH,
     EnvAction,
-    EnvActionType,
     EnvObsParams,
     EnvObsType,
     check_on_screen,
     get_action_space,
     get_observation_space,
-    swipe_end,
 )
-from androidrl.tasks.base import Snapshot, Task
-from androidrl.tasks.conditions import UIElement, ui_elements
+from androidrl.tasks.base import Task
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import TaskSpec
-
-SWIPE_DURATION_MS = 400
-LONG_PRESS_MS = 500
+from androidrl.ui import Snapshot, UIElement
 
 
 def _ms(start: float) -> float:
@@ -104,7 +99,8 @@ class AndroidEnv(gym.Env):
         timings: Add per-step timings in ms as ``info["timings_ms"]``. Off by default:
             they make step infos differ between otherwise identical runs.
         render_mode: None or ``"rgb_array"`` (:meth:`render` returns the last frame).
-        reset_timeout: Seconds :meth:`reset` waits for an offline device to come back.
+        reset_timeout: Seconds :meth:`reset` waits for an offline device to come back (one
+            reset may ask for another wait with ``options={"reset_timeout": seconds}``).
 
     Example:
         >>> env = AndroidEnv(VirtualDevice(width=360, height=800, density=160))
@@ -157,7 +153,7 @@ class AndroidEnv(gym.Env):
         #: The last screenshot (RGB uint8, read-only) and UI XML (None when not dumped).
         self.frame: np.ndarray | None = None
         self.xml: str | None = None
-        self._elements: tuple[str, list[UIElement]] | None = None  # (the XML, its parsed elements)
+        self._snapshot: Snapshot | None = None  # what the last observation read
         self._obs: dict[str, str] | None = None
         #: The EnvAction of the last step (what the action wrappers chose), for recordings.
         self.last_action: EnvAction | None = None
@@ -201,10 +197,12 @@ class AndroidEnv(gym.Env):
                 a reset step failed.
         """
         super().reset(seed=seed)
+        options = dict(options or {})
+        timeout = options.pop("reset_timeout", self.reset_timeout)
         if options:
-            raise ValueError(f"AndroidEnv.reset takes no options, got {sorted(options)}")
+            raise ValueError(f"AndroidEnv.reset: unknown options {sorted(options)}; the only option is 'reset_timeout'")
         self._check_open()
-        self.device.wait_ready(timeout=self.reset_timeout)
+        self.device.wait_ready(timeout=timeout)
         actual = self.device.query_screen_size()
         if actual != self.screen_size:
             raise DeviceError(
@@ -241,7 +239,7 @@ class AndroidEnv(gym.Env):
         info: dict[str, Any] = {"res": "", "action_error": "", "device_error": "", "is_success": False}
         try:
             try:
-                info["res"] = self._perform(act)
+                info["res"] = self.device.perform(act)
             except ValueError as err:  # text Android cannot type: a no-op, reported
                 info["action_error"] = str(err)
             t_action = _ms(start)
@@ -335,6 +333,7 @@ class AndroidEnv(gym.Env):
         return self._save_dir
 
     def _observe(self, snapshot: Snapshot) -> dict[str, str]:
+        self._snapshot = snapshot
         self.frame = snapshot.frame
         if self.dump_xml:
             snapshot.xml  # noqa: B018  (dump it now, once)
@@ -362,15 +361,26 @@ class AndroidEnv(gym.Env):
     def current_xml(self) -> str:
         """The UI XML of the current screen: the last dump if this step made one, else a fresh dump."""
         if self.xml is None:
-            self.xml = self.device.dump_ui()
+            self.xml = self._current_snapshot().xml
         return self.xml
 
     def current_elements(self) -> list[UIElement]:
-        """The UI elements of :meth:`current_xml`, parsed once per dump (wrappers share them)."""
-        xml = self.current_xml()
-        if self._elements is None or self._elements[0] is not xml:
-            self._elements = (xml, ui_elements(xml))
-        return self._elements[1]
+        """The UI elements of :meth:`current_xml`, parsed once per step (the task and wrappers share them)."""
+        self.current_xml()
+        return self._current_snapshot().elements
+
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+        """Where frame ``new`` differs from the earlier frame ``old``, if the device knows (see :class:`Device`)."""
+        return self.device.changed_region(old, new)
+
+    def set_write_files(self, on: bool) -> None:
+        """Turn writing the observation files on or off (wrappers that read :attr:`frame` turn it off)."""
+        self.write_files = bool(on)
+
+    def _current_snapshot(self) -> Snapshot:
+        if self._snapshot is None:
+            self._snapshot = Snapshot(self.device)
+        return self._snapshot
 
     def _to_action(self, action: EnvAction | dict[str, Any]) -> EnvAction:
         if isinstance(action, dict):
@@ -379,25 +389,3 @@ class AndroidEnv(gym.Env):
             raise TypeError(f"action must be an EnvAction or a dict of its fields, got {type(action).__name__}")
         check_on_screen(action, self.screen_size)
         return action
-
-    def _perform(self, action: EnvAction) -> str:
-        device, kind = self.device, action.action_type
-        x, y = (int(v) for v in action.coord)
-        if kind == EnvActionType.NONE:
-            return ""
-        if kind == EnvActionType.SYSTEM_BACK:
-            return device.back()
-        if kind == EnvActionType.SYSTEM_HOME:
-            return device.home()
-        if kind == EnvActionType.SYSTEM_ENTER:
-            return device.key("enter")
-        if kind == EnvActionType.SYSTEM_TAP:
-            return device.tap(x, y)
-        if kind == EnvActionType.USER_LONGPRESS:
-            return device.long_press(x, y, LONG_PRESS_MS)
-        if kind == EnvActionType.USER_INPUT:
-            return device.text(action.input_txt)
-        if kind == EnvActionType.USER_SWIPE:
-            return device.swipe(x, y, *swipe_end(x, y, action.orient, action.dist, self.screen_size), SWIPE_DURATION_MS)
-        tx, ty = (int(v) for v in action.tgt_coord)
-        return device.swipe(x, y, tx, ty, SWIPE_DURATION_MS)

@@ -1,8 +1,8 @@
-"""Benchmarks of androidrl's hot paths beside baselines (see androidrl/benchmark.py)."""
+"""Benchmarks of androidrl's hot paths beside baselines (see androidrl/bench/)."""
 
 import sys
 
-from androidrl.benchmark import main
+from androidrl.bench import main
 
 if __name__ == "__main__":
     sys.exit(main())

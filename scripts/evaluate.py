@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.evaluation import main
+from androidrl.train.evaluation import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.training import main
+from androidrl.train.training import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,7 +8,7 @@ from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import IsolatedAdbServer
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
-from androidrl.tasks.conditions import ui_elements
+from androidrl.ui import ui_elements
 from androidrl.virtual.adbd import AdbdThread
 from androidrl.virtual.phone import VirtualPhone
 

@@ -225,7 +225,7 @@ def test_announced_phone_is_listed_as_emulator(adb_server, adbd, phone):
 
 
 def test_cli_serves_phones_until_sigterm(adb_server):
-    port = free_port(exclude=range(5554, 5590))
+    port = free_port(exclude=range(5554, 5590), count=2)  # the CLI serves two phones: port and port + 1
     command = [
         sys.executable,
         "-m",

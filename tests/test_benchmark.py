@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from androidrl.benchmark import main
+from androidrl.bench import main
 
 
 def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from androidrl.device import VirtualDevice
-from androidrl.tasks.base import Snapshot
-from androidrl.tasks.conditions import find_nodes, foreground, holds, node_center
+from androidrl.tasks.conditions import find_nodes, foreground, holds
 from androidrl.tasks.spec import TaskSpec
+from androidrl.ui import Snapshot, node_center
 
 DATA = Path(__file__).with_name("data")
 

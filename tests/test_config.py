@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from androidrl.config import ConfigError, hyperparams, load_config, parse_config
-from androidrl.training import set_torch_threads
+from androidrl.train.compose import set_torch_threads
+from androidrl.train.config import ConfigError, hyperparams, load_config, parse_config
 
 CONFIGS = sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml"))
 
@@ -78,7 +78,14 @@ def test_overrides_on_the_command_line():
         ({"devices": {"serials": ["virtual:big"]}}, [], "\ndevices.serials: bad virtual device 'virtual:big'"),
         ({"devices": {"serials": ["emulator-5554"]}}, [], "\ntraining.eval_freq: evaluating needs phones"),
         ({"action": {"region": [0.5, 0, 0.2, 1]}}, [], "\naction.region: region must satisfy 0 <= left < right"),
-        ({"action": {"types": ["tap", "fly"]}}, [], "\naction.types: unknown action types ['fly']"),
+        (
+            {"action": {"type": "multidiscrete", "types": ["tap", "fly"]}},
+            [],
+            "\naction.types: unknown action types ['fly']",
+        ),
+        ({"action": {"type": "ui_elements", "rows": 3}}, [], "\naction.rows: unknown key"),  # not a setting of it
+        ({"action": {"rows": 0}}, [], "\naction.rows: Input should be greater than or equal to 1"),
+        ({"action": {"texts": ["héllo"]}}, [], "\naction.texts: cannot type 'é'"),
         ({}, ["observation.shape=[1,"], "--set 'observation.shape=[1,': the value is not valid YAML"),
         ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give either serials"),
         ({"task": "no-such-task"}, [], "task: unknown task 'no-such-task'"),

@@ -6,7 +6,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3 import A2C, DQN, PPO
 from stable_baselines3.common.vec_env import VecFrameStack
 
-from androidrl.vec_sb3 import make_sb3_vec_env
+from androidrl.vector.sb3 import make_sb3_vec_env
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation, UIElementAction
 
 pytestmark = pytest.mark.slow

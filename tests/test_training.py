@@ -14,13 +14,14 @@ import pytest
 import yaml
 from nbclient import NotebookClient
 
-from androidrl import analysis
-from androidrl.config import ConfigError, parse_config
-from androidrl.evaluation import evaluate_run, load_model
-from androidrl.evaluation import main as evaluate_main
 from androidrl.recording import load_dataset
-from androidrl.training import Run, train
-from androidrl.training import main as train_main
+from androidrl.train import analysis
+from androidrl.train.config import ConfigError, parse_config
+from androidrl.train.evaluation import evaluate_run, load_model
+from androidrl.train.evaluation import main as evaluate_main
+from androidrl.train.runs import Run
+from androidrl.train.training import main as train_main
+from androidrl.train.training import train
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
@@ -170,8 +171,8 @@ def test_an_evaluation_device_that_goes_down_is_an_error_not_a_result():
     from stable_baselines3 import PPO
 
     from androidrl.errors import DeviceError
-    from androidrl.evaluation import evaluate
-    from androidrl.training import make_env
+    from androidrl.train.compose import make_env
+    from androidrl.train.evaluation import evaluate
 
     phone = {"virtual": {"count": 1, "width": 180, "height": 400, "density": 80}}
     config = parse_config({**SHORT, "devices": phone, "env": {"reset_timeout": 2}})

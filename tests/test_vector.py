@@ -7,8 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from androidrl.vec_sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos
-from androidrl.vector import DeviceSpec, make_vector_env, parse_devices
+from androidrl.device.spec import DeviceSpec, parse_devices
+from androidrl.vector import make_vector_env
+from androidrl.vector.sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos
 from androidrl.virtual.phone import VirtualPhone
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
@@ -76,15 +77,18 @@ def test_terminal_observation_truncation_flag_and_monitor_episode(tmp_path):
 
 
 def test_success_terminates_without_the_truncation_flag():
-    env = vec(devices=(SMALL,))
+    def cells(env):  # the quickstart's grid: one tap per cell of the target's 3x3 layout
+        return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=3, cols=3, region=(0, 0.09, 1, 0.94))
+
+    env = SB3VecEnv(lambda: make_vector_env([SMALL], "tap-target", cells))
     env.seed(3)
     env.reset()
-    for action in range(8):  # one of the 4x2 cells covers the target's centre
+    for action in range(9):  # a miss leaves the target where it is, so one of the 9 taps hits it
         obs, rewards, dones, infos = env.step(np.array([action]))
         if dones[0]:
             break
-    if infos[0].get("is_success"):
-        assert infos[0]["TimeLimit.truncated"] is False and rewards[0] > 0
+    assert dones[0] and infos[0]["is_success"] is True, f"no success within 9 taps: {infos[0]}"
+    assert infos[0]["TimeLimit.truncated"] is False and rewards[0] > 0
     env.close()
 
 

@@ -9,7 +9,10 @@ strings, ``device_shape``, ``list_devices``, ``get_screenshot``/``get_xml`` (scr
 uiautomator dump on the device, then pull), ``system_back``, ``system_tap``, ``user_input``,
 ``user_longpress``, ``user_swipe``, ``user_swipe_to``, ``user_exit``, each returning adb's
 stdout or :data:`ADB_EXEC_FAIL`, and every adb call going through the replaceable
-:meth:`AndroidExtEnv.execute_adb_with_cmd`. What MetaGPT gets wrong is fixed: it is a real
+:meth:`AndroidExtEnv.execute_adb_with_cmd`. Underneath, the env drives a :class:`MetaGPTDevice`
+— androidrl's :class:`~androidrl.device.base.Device` whose shell goes through that method —
+so screen size, UI dumps and actions are the Device layer's, as in
+:class:`~androidrl.env.AndroidEnv`. What MetaGPT gets wrong is fixed: it is a real
 ``gymnasium.Env`` with real spaces and observations; ``execute_adb_with_cmd`` runs adb
 in process (no ``shell=True``, a timeout on every call); typed text is quoted so that it is
 typed literally and never runs a command; ``wm size`` overrides and ``adb devices`` junk
@@ -22,18 +25,19 @@ For speed on the training path use :class:`androidrl.env.AndroidEnv` with an
 from __future__ import annotations
 
 import logging
-import re
 import shlex
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 from androidrl.device.adb_cli import run_adb_command
 from androidrl.device.adb_client import AdbClient
-from androidrl.device.base import input_text_commands
-from androidrl.errors import DeviceNotFoundError
+from androidrl.device.base import CommandResult, Device
+from androidrl.errors import DeviceError, DeviceNotFoundError
 from androidrl.spaces import (
     DISTS,
     ORIENTS,
@@ -57,13 +61,49 @@ __all__ = [
     "EnvActionType",
     "EnvObsParams",
     "EnvObsType",
+    "MetaGPTDevice",
     "get_action_space",
     "get_observation_space",
 ]
 
-_SIZE = re.compile(r"(\d+)x(\d+)")
 logger = logging.getLogger(__name__)
-_UI_DUMP_RETRIES = 3
+
+
+class MetaGPTDevice(Device):
+    """The :class:`~androidrl.device.base.Device` of an :class:`AndroidExtEnv`: shell commands as adb lines.
+
+    Each command runs as ``adb -s SERIAL shell CMD`` through the env's
+    :meth:`~AndroidExtEnv.execute_adb_with_cmd` (looked up at every call, so replacing it
+    takes effect at once), which answers the stripped stdout or :data:`ADB_EXEC_FAIL` — a
+    failure is exit code 1. The screen is the env's ``width`` x ``height``.
+    """
+
+    def __init__(self, env: AndroidExtEnv) -> None:
+        super().__init__()
+        self.env = env
+        self.serial = env.device_id or ""
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """The env's (width, height)."""
+        return self.env.width, self.env.height
+
+    def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
+        output = self.env.execute_adb_with_cmd(f"{self.env.adb_prefix_shell}{shlex.quote(command)}")
+        if output == ADB_EXEC_FAIL:
+            return CommandResult(b"", ADB_EXEC_FAIL.encode(), 1)
+        return CommandResult(output.encode(), b"", 0)
+
+    def screenshot(self) -> np.ndarray:
+        raise NotImplementedError("MetaGPT's API takes screenshots as files: use AndroidExtEnv.get_screenshot")
+
+
+def _result(call: Callable[[], str]) -> str:
+    """What ``call`` printed, or :data:`ADB_EXEC_FAIL` when the device refused it."""
+    try:
+        return call()
+    except DeviceError:
+        return ADB_EXEC_FAIL
 
 
 class AndroidExtEnv(gym.Env):
@@ -103,6 +143,7 @@ class AndroidExtEnv(gym.Env):
         self.timeout = timeout
         self.client = AdbClient(adb_host, adb_port, timeout=timeout)
         self.width, self.height = width or 720, height or 1080
+        self.device = MetaGPTDevice(self)
         self._local_dir: Path | None = None
         if device_id:
             devices = self.list_devices()
@@ -143,28 +184,22 @@ class AndroidExtEnv(gym.Env):
             return ADB_EXEC_FAIL
         return result.stdout.strip()
 
-    def _shell(self, device_command: str) -> str:
-        """Run one device shell command line, quoted as a single adb argument."""
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_shell} {shlex.quote(device_command)}")
-
     def create_device_path(self, folder_path: str | Path) -> None:
         """``mkdir -p`` on the device.
 
         Raises:
             RuntimeError: The directory could not be created.
         """
-        if self._shell(f"mkdir -p {shlex.quote(str(folder_path))}") == ADB_EXEC_FAIL:
+        if _result(lambda: self.device.shell(f"mkdir -p {shlex.quote(str(folder_path))}")) == ADB_EXEC_FAIL:
             raise RuntimeError(f"create device path: {folder_path} failed")
 
     @property
     def device_shape(self) -> tuple[int, int]:
         """(width, height) from ``wm size`` — the override size when one is set; (0, 0) on failure."""
-        output = self.execute_adb_with_cmd(f"{self.adb_prefix_shell} wm size")
-        if output == ADB_EXEC_FAIL:
+        try:
+            return self.device.query_screen_size()
+        except DeviceError:
             return 0, 0
-        override = re.search(r"Override size:\s*(\d+)x(\d+)", output)
-        match = override or _SIZE.search(output)
-        return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
 
     def list_devices(self) -> list[str]:
         """Serials of the devices adb lists as ready (offline and unauthorized ones are left out)."""
@@ -189,7 +224,7 @@ class AndroidExtEnv(gym.Env):
             The local path, or ``Path("FAILED")``.
         """
         remote = self.screenshot_dir / f"{ss_name}.png"
-        if self._shell(f"screencap -p {shlex.quote(str(remote))}") == ADB_EXEC_FAIL:
+        if _result(lambda: self.device.shell(f"screencap -p {shlex.quote(str(remote))}")) == ADB_EXEC_FAIL:
             return Path(ADB_EXEC_FAIL)
         return self._pull(remote, Path(local_save_dir) / f"{ss_name}.png")
 
@@ -202,11 +237,12 @@ class AndroidExtEnv(gym.Env):
         Returns:
             The local path, or ``Path("FAILED")``.
         """
-        remote = shlex.quote(str(self.xml_dir / f"{xml_name}.xml"))
-        for _ in range(_UI_DUMP_RETRIES):
-            if self._shell(f"rm -f {remote} && uiautomator dump {remote} && ls {remote}") != ADB_EXEC_FAIL:
-                return self._pull(self.xml_dir / f"{xml_name}.xml", Path(local_save_dir) / f"{xml_name}.xml")
-        return Path(ADB_EXEC_FAIL)
+        remote = self.xml_dir / f"{xml_name}.xml"
+        try:
+            self.device.dump_ui_file(str(remote))
+        except DeviceError:
+            return Path(ADB_EXEC_FAIL)
+        return self._pull(remote, Path(local_save_dir) / f"{xml_name}.xml")
 
     def _pull(self, remote: Path, local: Path) -> Path:
         command = f"{self.adb_prefix} pull {shlex.quote(str(remote))} {shlex.quote(str(local))}"
@@ -216,11 +252,11 @@ class AndroidExtEnv(gym.Env):
 
     def system_back(self) -> str:
         """Press BACK."""
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} keyevent KEYCODE_BACK")
+        return _result(self.device.back)
 
     def system_tap(self, x: int, y: int) -> str:
         """Tap at ``(x, y)``."""
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} tap {int(x)} {int(y)}")
+        return _result(lambda: self.device.tap(int(x), int(y)))
 
     def user_input(self, input_txt: str) -> str:
         """Type ``input_txt`` literally (any printable ASCII, quotes and shell characters included).
@@ -228,17 +264,11 @@ class AndroidExtEnv(gym.Env):
         Raises:
             ValueError: The text holds characters Android's ``input text`` cannot type.
         """
-        result = ""
-        for command in input_text_commands(input_txt):  # already quoted for the device shell
-            result = self.execute_adb_with_cmd(f"{self.adb_prefix_shell} {shlex.quote(command)}")
-            if result == ADB_EXEC_FAIL:
-                break
-        return result
+        return _result(lambda: self.device.text(input_txt))
 
     def user_longpress(self, x: int, y: int, duration: int = 500) -> str:
         """Touch and hold ``(x, y)`` for ``duration`` ms."""
-        x, y = int(x), int(y)
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} swipe {x} {y} {x} {y} {int(duration)}")
+        return _result(lambda: self.device.long_press(int(x), int(y), int(duration)))
 
     def user_swipe(self, x: int, y: int, orient: str = "up", dist: str = "medium", if_quick: bool = False) -> str:
         """MetaGPT's relative swipe (unit = width/10; ×2 medium, ×3 long), clamped to the screen."""
@@ -246,23 +276,22 @@ class AndroidExtEnv(gym.Env):
             return ADB_EXEC_FAIL
         x, y = int(x), int(y)
         x2, y2 = swipe_end(x, y, orient, dist, (self.width, self.height))
-        duration = 100 if if_quick else 400
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} swipe {x} {y} {x2} {y2} {duration}")
+        return _result(lambda: self.device.swipe(x, y, x2, y2, 100 if if_quick else 400))
 
     def user_swipe_to(self, start: tuple[int, int], end: tuple[int, int], duration: int = 400) -> str:
         """Swipe from ``start`` to ``end``."""
         (x1, y1), (x2, y2) = (tuple(int(v) for v in p) for p in (start, end))
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} swipe {x1} {y1} {x2} {y2} {int(duration)}")
+        return _result(lambda: self.device.swipe(x1, y1, x2, y2, int(duration)))
 
     def user_exit(self) -> str:
         """Go to the home screen."""
-        return self.execute_adb_with_cmd(
-            f"{self.adb_prefix_shell} am start -a android.intent.action.MAIN -c android.intent.category.HOME"
+        return _result(
+            lambda: self.device.shell("am start -a android.intent.action.MAIN -c android.intent.category.HOME")
         )
 
     def user_enter(self) -> str:
         """Press ENTER."""
-        return self.execute_adb_with_cmd(f"{self.adb_prefix_si} keyevent KEYCODE_ENTER")
+        return _result(lambda: self.device.key("enter"))
 
     # ------------------------------------------------------------------ gym API
 
@@ -294,28 +323,16 @@ class AndroidExtEnv(gym.Env):
         return self._get_obs()
 
     def step(self, action: EnvAction | dict[str, Any]):
-        """Perform ``action``; observe; ``info["res"]`` is the action's adb result. Reward is 0."""
+        """Perform ``action`` (as :class:`~androidrl.env.AndroidEnv` does); observe; ``info["res"]`` is its output.
+
+        Reward is 0.
+        """
         if isinstance(action, dict):
             action = EnvAction(**action)
         check_on_screen(action, (self.width, self.height))
         info = {"res": "", "action_error": ""}
         try:
-            info["res"] = self._execute_env_action(action)
+            info["res"] = _result(lambda: self.device.perform(action))
         except ValueError as err:  # text Android cannot type
             info["res"], info["action_error"] = ADB_EXEC_FAIL, str(err)
         return self._get_obs(), 0.0, False, False, info
-
-    def _execute_env_action(self, action: EnvAction) -> str:
-        (x, y), (tx, ty) = action.coord.tolist(), action.tgt_coord.tolist()
-        handlers = {
-            EnvActionType.NONE: lambda: "",
-            EnvActionType.SYSTEM_BACK: self.system_back,
-            EnvActionType.SYSTEM_TAP: lambda: self.system_tap(x, y),
-            EnvActionType.USER_INPUT: lambda: self.user_input(action.input_txt),
-            EnvActionType.USER_LONGPRESS: lambda: self.user_longpress(x, y),
-            EnvActionType.USER_SWIPE: lambda: self.user_swipe(x, y, action.orient, action.dist),
-            EnvActionType.USER_SWIPE_TO: lambda: self.user_swipe_to((x, y), (tx, ty)),
-            EnvActionType.SYSTEM_HOME: self.user_exit,
-            EnvActionType.SYSTEM_ENTER: self.user_enter,
-        }
-        return handlers[action.action_type]()

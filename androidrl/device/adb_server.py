@@ -19,14 +19,24 @@ from pathlib import Path
 from androidrl.errors import DeviceError
 
 
-def free_port(exclude: range = range(5554, 5586)) -> int:
-    """A free TCP port on 127.0.0.1, outside adb's emulator scan range by default."""
+def free_port(exclude: range = range(5554, 5586), count: int = 1) -> int:
+    """The first of ``count`` consecutive free TCP ports on 127.0.0.1, outside ``exclude`` (adb's emulator scan)."""
     while True:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = sock.getsockname()[1]
-        if port not in exclude:
+        ports = range(port, port + count)
+        if ports[-1] <= 65535 and not any(p in exclude for p in ports) and all(_bindable(p) for p in ports[1:]):
             return port
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def adb_path() -> str:

@@ -17,20 +17,27 @@ import re
 import shlex
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from androidrl.errors import DeviceBusyError, DeviceCommandError, DeviceError
 from androidrl.keycodes import KEYCODES
+from androidrl.spaces import EnvAction, EnvActionType, swipe_end
 
 #: Characters ``input text`` can type on stock Android (its virtual keyboard map).
 TYPABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 #: Friendly key names accepted by :meth:`Device.key`, besides Android's own ``KEYCODE_*`` names.
 KEY_ALIASES = {"backspace": "DEL", "delete": "DEL", "return": "ENTER", "recents": "APP_SWITCH", "esc": "ESCAPE"}
-_SIZE_RE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
+_SIZE_RE = re.compile(r"(?:(Physical|Override) size:\s*)?(\d+)x(\d+)")
+#: How long the swipes and long presses of :meth:`Device.perform` take (MetaGPT's values).
+SWIPE_DURATION_MS = 400
+LONG_PRESS_MS = 500
 NOT_IDLE = "ERROR: could not get idle state."
 _dump_ids = itertools.count()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -155,10 +162,13 @@ class Device(ABC):
         return self._screen_size
 
     def query_screen_size(self) -> tuple[int, int]:
-        """Ask ``wm size`` now (uncached)."""
+        """Ask ``wm size`` now (uncached).
+
+        Raises:
+            DeviceError: The output holds no size.
+        """
         output = self.shell("wm size")
-        sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE_RE.findall(output)}
-        size = sizes.get("Override") or sizes.get("Physical")
+        size = parse_wm_size(output)
         if size is None:
             raise DeviceError(f"cannot read the screen size from `wm size`: {output.strip()!r}", serial=self.serial)
         return size
@@ -171,12 +181,29 @@ class Device(ABC):
         Raises:
             DeviceBusyError: The screen never became idle.
         """
-        for attempt in range(self.ui_dump_retries + 1):
-            xml = self._dump_ui_once()
-            if xml is not None:
-                return xml
-            if attempt < self.ui_dump_retries:
-                time.sleep(0.05 * (attempt + 1))
+        return self._until_idle(self._dump_ui_once)
+
+    def dump_ui_file(self, path: str) -> None:
+        """``uiautomator dump`` to ``path`` on the device (MetaGPT's way), never leaving an older file there.
+
+        Retries a failed dump :attr:`ui_dump_retries` times.
+
+        Raises:
+            DeviceBusyError: No dump succeeded.
+        """
+        quoted = shlex.quote(path)
+        self._until_idle(
+            lambda: self.execute(f"rm -f {quoted}; uiautomator dump {quoted} >&2 && ls {quoted}").exit_code == 0 or None
+        )
+
+    def _until_idle(self, attempt: Callable[[], T | None]) -> T:
+        """The first result of ``attempt`` that is not None (None: the screen was not idle), retrying."""
+        for tries in range(self.ui_dump_retries + 1):
+            result = attempt()
+            if result is not None:
+                return result
+            if tries < self.ui_dump_retries:
+                time.sleep(0.05 * (tries + 1))
         raise DeviceBusyError(
             f"uiautomator dump: {NOT_IDLE} ({self.ui_dump_retries + 1} attempts); the screen keeps animating",
             serial=self.serial,
@@ -257,6 +284,39 @@ class Device(ABC):
     def home(self) -> str:
         """Press HOME."""
         return self.key("home")
+
+    def perform(self, action: EnvAction) -> str:
+        """Do what an :class:`~androidrl.spaces.EnvAction` says; the output of the command it ran.
+
+        Raises:
+            ValueError: A point off the screen, or text Android cannot type (nothing is sent).
+        """
+        kind = action.action_type
+        x, y = (int(v) for v in action.coord)
+        if kind == EnvActionType.NONE:
+            return ""
+        if kind == EnvActionType.SYSTEM_BACK:
+            return self.back()
+        if kind == EnvActionType.SYSTEM_HOME:
+            return self.home()
+        if kind == EnvActionType.SYSTEM_ENTER:
+            return self.key("enter")
+        if kind == EnvActionType.SYSTEM_TAP:
+            return self.tap(x, y)
+        if kind == EnvActionType.USER_LONGPRESS:
+            return self.long_press(x, y, LONG_PRESS_MS)
+        if kind == EnvActionType.USER_INPUT:
+            return self.text(action.input_txt)
+        if kind == EnvActionType.USER_SWIPE:
+            return self.swipe(x, y, *swipe_end(x, y, action.orient, action.dist, self.screen_size), SWIPE_DURATION_MS)
+        tx, ty = (int(v) for v in action.tgt_coord)
+        return self.swipe(x, y, tx, ty, SWIPE_DURATION_MS)
+
+
+def parse_wm_size(output: str) -> tuple[int, int] | None:
+    """(width, height) from ``wm size`` output: the override size when set, else the physical one."""
+    sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE_RE.findall(output)}
+    return sizes.get("Override") or sizes.get("Physical") or sizes.get("")
 
 
 def keycode(key: str | int) -> int:

@@ -1,4 +1,4 @@
-"""Evaluate task conditions on what the device shows, through a :class:`~androidrl.tasks.base.Snapshot`.
+"""Evaluate task conditions on what the device shows, through a :class:`~androidrl.ui.Snapshot`.
 
 UI conditions read the snapshot's XML (dumped at most once per step), shell conditions
 its cached command outputs, foreground conditions the ``mCurrentFocus`` line of
@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 
-from androidrl.errors import TaskError
-from androidrl.tasks.base import Snapshot, parse_ui
 from androidrl.tasks.spec import (
     AllCondition,
     AnyCondition,
@@ -24,6 +21,7 @@ from androidrl.tasks.spec import (
     Selector,
     ShellCondition,
 )
+from androidrl.ui import Snapshot
 
 _EXACT = {
     "resource_id": "resource-id",
@@ -34,7 +32,6 @@ _EXACT = {
 }
 _REGEX = {"text_regex": "text", "content_desc_regex": "content-desc"}
 _FLAGS = ("checked", "checkable", "clickable", "enabled", "focused", "selected", "scrollable")
-_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)")
 _FOCUSED_APP = re.compile(r"mFocusedApp=ActivityRecord\{\S+ u\d+ ([^\s/}]+)/([^\s}]+)")
 
@@ -60,71 +57,6 @@ def matches(node: ET.Element, selector: Selector) -> bool:
 def find_nodes(root: ET.Element, selector: Selector) -> list[ET.Element]:
     """Every node matching ``selector``, in document order."""
     return [node for node in root.iter("node") if matches(node, selector)]
-
-
-def node_bounds(node: ET.Element) -> tuple[int, int, int, int] | None:
-    """A node's ``bounds`` as (left, top, right, bottom) pixels, or None if it has none."""
-    match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
-    return None if match is None else tuple(int(v) for v in match.groups())
-
-
-def node_center(node: ET.Element) -> tuple[int, int]:
-    """The centre pixel of a node's bounds."""
-    bounds = node_bounds(node)
-    if bounds is None:
-        raise TaskError(f"node has no bounds: {node.attrib}")
-    left, top, right, bottom = bounds
-    return (left + right) // 2, (top + bottom) // 2
-
-
-@dataclass(frozen=True)
-class UIElement:
-    """One node of a UI dump, with the attributes agents act on."""
-
-    bounds: tuple[int, int, int, int]
-    text: str
-    content_desc: str
-    resource_id: str
-    class_name: str
-    clickable: bool
-    long_clickable: bool
-    scrollable: bool
-    label: str  # what to call it: its text, or its first descendant's, or its id or class
-
-    @property
-    def center(self) -> tuple[int, int]:
-        """The centre pixel."""
-        return (self.bounds[0] + self.bounds[2]) // 2, (self.bounds[1] + self.bounds[3]) // 2
-
-
-def ui_elements(xml: str) -> list[UIElement]:
-    """Every node of a UI dump with a non-empty area, in document (drawing) order.
-
-    Raises:
-        TaskError: The text is not XML.
-    """
-    elements = []
-    for node in parse_ui(xml).iter("node"):
-        bounds = node_bounds(node)
-        if bounds is None or bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
-            continue
-        a = node.attrib
-        texts = (d.attrib.get("text") or d.attrib.get("content-desc") for d in node.iter("node"))
-        label = next((t for t in texts if t), "") or a.get("resource-id", "").rpartition("/")[2] or a.get("class", "")
-        elements.append(
-            UIElement(
-                bounds,
-                a.get("text", ""),
-                a.get("content-desc", ""),
-                a.get("resource-id", ""),
-                a.get("class", ""),
-                a.get("clickable") == "true",
-                a.get("long-clickable") == "true",
-                a.get("scrollable") == "true",
-                label,
-            )
-        )
-    return elements
 
 
 def foreground(dumpsys_window: str) -> tuple[str, str] | None:

@@ -18,9 +18,10 @@ from pydantic import ValidationError
 
 from androidrl.device.base import Device
 from androidrl.errors import DeviceCommandError, TaskError
-from androidrl.tasks.base import Evaluation, Snapshot, Task
-from androidrl.tasks.conditions import find_nodes, holds, node_center
+from androidrl.tasks.base import Evaluation, Task
+from androidrl.tasks.conditions import find_nodes, holds
 from androidrl.tasks.spec import _PLACEHOLDER, NOT_FILLED, Launch, Step, TaskSpec
+from androidrl.ui import Snapshot, node_center
 from androidrl.validation import format_errors
 
 _RETRY_PAUSE = 0.5  # seconds between reset attempts

@@ -21,16 +21,17 @@ and every entry is checked against the env's raw action space.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import gymnasium as gym
 import numpy as np
+from pydantic import AfterValidator, Field
 
 from androidrl.device.base import input_text_commands
 from androidrl.env import AndroidEnv
 from androidrl.errors import DeviceError
 from androidrl.spaces import DISTS, MAX_TEXT_LENGTH, ORIENTS, POINT_ACTIONS, EnvAction, EnvActionType, check_on_screen
-from androidrl.tasks.conditions import UIElement
+from androidrl.ui import UIElement
 
 T = EnvActionType
 #: Action types of MultiDiscreteAction and BoxAction, by name.
@@ -109,6 +110,34 @@ def check_types(types: Sequence[str]) -> tuple[str, ...]:
     return types
 
 
+def check_texts(texts: Sequence[str]) -> tuple[str, ...]:
+    """Validate a text vocabulary: strings Android can type, each at most ``MAX_TEXT_LENGTH`` long.
+
+    Raises:
+        TypeError: One string instead of a list.
+        ValueError: A text that is too long or cannot be typed.
+    """
+    if isinstance(texts, str):
+        raise TypeError("texts must be a list of strings, not one string")
+    for text in texts:
+        if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
+            raise ValueError(f"texts: {text!r} must be a string of at most {MAX_TEXT_LENGTH} characters")
+        input_text_commands(text)  # raises ValueError for what Android cannot type
+    return tuple(texts)
+
+
+# The types of the wrappers' settings: the constructors declare them, and the training
+# config validates its ``action:`` section against those same signatures.
+#: A positive count (grid rows and columns, UI elements).
+Count = Annotated[int, Field(ge=1)]
+#: (left, top, right, bottom) fractions of the screen.
+Region = Annotated[tuple[float, float, float, float], AfterValidator(lambda r: check_grid(1, 1, r))]
+#: Action type names, keys of :data:`ACTION_TYPES`.
+ActionTypes = Annotated[tuple[str, ...], AfterValidator(check_types)]
+#: Strings to type.
+Texts = Annotated[tuple[str, ...], AfterValidator(check_texts)]
+
+
 def _check_index(action: Any, n: int) -> int:
     index = int(action)
     if not 0 <= index < n:
@@ -162,26 +191,20 @@ class DiscreteGridAction(_LazyTable):
     def __init__(
         self,
         env: gym.Env,
-        rows: int = 8,
-        cols: int = 4,
+        rows: Count = 8,
+        cols: Count = 4,
         long_press: bool = False,
         swipes: bool = True,
-        texts: Sequence[str] = (),
+        texts: Texts = (),
         back: bool = True,
         home: bool = True,
         enter: bool = False,
-        region: Sequence[float] = FULL_SCREEN,
+        region: Region = FULL_SCREEN,
     ) -> None:
         self.region = check_grid(rows, cols, region)
-        if isinstance(texts, str):
-            raise TypeError("texts must be a list of strings, not one string")
-        for text in texts:
-            if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
-                raise ValueError(f"texts: {text!r} must be a string of at most {MAX_TEXT_LENGTH} characters")
-            input_text_commands(text)  # raises ValueError for what Android cannot type
+        self.texts = check_texts(texts)
         self.rows, self.cols = int(rows), int(cols)
         self.options = {"long_press": long_press, "swipes": swipes, "back": back, "home": home, "enter": enter}
-        self.texts = tuple(texts)
         self._labels = [f"tap row {r} col {c}" for r in range(rows) for c in range(cols)]
         if long_press:
             self._labels += [f"long press row {r} col {c}" for r in range(rows) for c in range(cols)]
@@ -231,10 +254,10 @@ class MultiDiscreteAction(_LazyTable):
     def __init__(
         self,
         env: gym.Env,
-        rows: int = 8,
-        cols: int = 4,
-        types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back", "home"),
-        region: Sequence[float] = FULL_SCREEN,
+        rows: Count = 8,
+        cols: Count = 4,
+        types: ActionTypes = ("tap", "long_press", "swipe_up", "swipe_down", "back", "home"),
+        region: Region = FULL_SCREEN,
     ) -> None:
         self.region = check_grid(rows, cols, region)
         self.types = check_types(types)
@@ -269,7 +292,9 @@ class BoxAction(gym.ActionWrapper):
         array([180, 400])
     """
 
-    def __init__(self, env: gym.Env, types: Sequence[str] = ("tap", "long_press", "swipe_up", "swipe_down", "back")):
+    def __init__(
+        self, env: gym.Env, types: ActionTypes = ("tap", "long_press", "swipe_up", "swipe_down", "back")
+    ) -> None:
         self.types = check_types(types)
         super().__init__(env)
         self._android = _android(env)
@@ -304,7 +329,7 @@ class UIElementAction(gym.Wrapper):
     """
 
     def __init__(
-        self, env: gym.Env, max_elements: int = 16, scroll: bool = True, back: bool = True, home: bool = True
+        self, env: gym.Env, max_elements: Count = 16, scroll: bool = True, back: bool = True, home: bool = True
     ) -> None:
         super().__init__(env)
         if isinstance(max_elements, bool) or not isinstance(max_elements, int) or max_elements < 1:

@@ -22,10 +22,12 @@ computed the same way, the result equals a from-scratch downscale bit for bit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 import gymnasium as gym
 import numpy as np
 from PIL import Image
+from pydantic import AfterValidator
 
 from androidrl.env import AndroidEnv
 
@@ -73,6 +75,24 @@ def band_rows(width: int, height: int, out_height: int) -> int:
     return min(32, max(8, round(BAND_PIXELS * out_height / (width * height))))
 
 
+def check_shape(shape: tuple[int, int]) -> tuple[int, int]:
+    """An observation ``(height, width)`` of positive ints, as a tuple.
+
+    Raises:
+        TypeError: Not a pair.
+        ValueError: Not two positive ints.
+    """
+    if isinstance(shape, str) or not hasattr(shape, "__len__"):
+        raise TypeError(f"ScreenshotObservation requires shape (height, width), got {shape!r}")
+    if len(shape) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in shape):
+        raise ValueError(f"ScreenshotObservation requires shape (height, width) of positive ints, got {shape!r}")
+    return int(shape[0]), int(shape[1])
+
+
+#: ``(height, width)`` of an observation image (the type the config validates, too).
+Shape = Annotated[tuple[int, int], AfterValidator(check_shape)]
+
+
 class ScreenshotObservation(gym.ObservationWrapper):
     """The screen as a fixed-size uint8 image (``Box(0, 255, shape, uint8)``, ready for ``CnnPolicy``).
 
@@ -97,21 +117,17 @@ class ScreenshotObservation(gym.ObservationWrapper):
     def __init__(
         self,
         env: gym.Env,
-        shape: tuple[int, int] = (84, 84),
+        shape: Shape = (84, 84),
         grayscale: bool = False,
         channels_first: bool = False,
-        fit: str = "letterbox",
+        fit: Literal["letterbox", "crop"] = "letterbox",
         clickable_mask: bool = False,
         write_files: bool = False,
     ) -> None:
         super().__init__(env)
         if not isinstance(env.unwrapped, AndroidEnv):
             raise TypeError(f"ScreenshotObservation wraps an AndroidEnv, got {type(env.unwrapped).__name__}")
-        if isinstance(shape, str) or not hasattr(shape, "__len__"):
-            raise TypeError(f"ScreenshotObservation requires shape (height, width), got {shape!r}")
-        if len(shape) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in shape):
-            raise ValueError(f"ScreenshotObservation requires shape (height, width) of positive ints, got {shape!r}")
-        height, width = (int(v) for v in shape)
+        height, width = check_shape(shape)
         if fit not in _FITS:
             raise ValueError(f"fit must be one of {_FITS}, got {fit!r}")
         self.shape = (height, width)
@@ -119,7 +135,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
         self.channels_first = channels_first
         self.fit = fit
         self.clickable_mask = clickable_mask
-        env.unwrapped.write_files = write_files
+        env.unwrapped.set_write_files(write_files)
         channels = 1 if grayscale else 3
         image_shape = (channels, height, width) if channels_first else (height, width, channels)
         image = gym.spaces.Box(0, 255, image_shape, np.uint8)
@@ -163,7 +179,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
             bands = range(0, geometry.scaled_size[1], rows)
             if cache is not None and cache[0].shape == frame.shape:
                 scaled = cache[1]
-                region = self.env.unwrapped.device.changed_region(cache[0], frame)
+                region = self.env.unwrapped.changed_region(cache[0], frame)
                 if region is not None:  # redo only the bands over the changed rows
                     scale = geometry.scaled_size[1] / height
                     bands = range(int(region[1] * scale) // rows * rows, int(np.ceil(region[3] * scale)), rows)

@@ -21,6 +21,12 @@ anywhere are errors (``algo.policy_kwargs.net_arc: unknown key``), and so are hy
 parameters the chosen algorithm does not take, a PPO batch size that does not divide
 ``n_steps * n_envs``, a serial listed twice, or an action space the algorithm cannot use.
 ``--set key.path=value`` overrides any key from the command line.
+
+``observation:`` takes the keyword arguments of
+:class:`~androidrl.wrappers.ScreenshotObservation` (plus ``frame_stack``); ``action:`` takes
+``type`` (``grid``, ``multidiscrete``, ``box``, ``ui_elements``) and the keyword arguments
+of that wrapper's constructor — read from the constructors' signatures, so the config and
+the wrappers cannot disagree.
 """
 
 from __future__ import annotations
@@ -28,14 +34,33 @@ from __future__ import annotations
 import copy
 import inspect
 import re
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
+from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.errors import ConfigError, TaskError
-from androidrl.validation import NestedErrors, format_errors, read_yaml
+from androidrl.tasks.registry import make_task
+from androidrl.validation import NestedErrors, error_items, format_errors, read_yaml
+from androidrl.wrappers import (
+    BoxAction,
+    DiscreteGridAction,
+    MultiDiscreteAction,
+    ScreenshotObservation,
+    UIElementAction,
+)
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
@@ -63,31 +88,30 @@ class AdbServer(_Model):
 
 
 class Devices(_Model):
-    """Either adb serials, or a number of virtual phones."""
+    """Either adb serials, or a number of virtual phones; :meth:`specs` gives them typed."""
 
     serials: list[str] | None = None
     virtual: VirtualDevices | None = None
     adb: AdbServer = Field(default_factory=AdbServer)
+    _specs: list[DeviceSpec] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Devices:
         if (self.serials is None) == (self.virtual is None):
             raise ValueError("give either serials (adb devices) or virtual (a number of virtual phones)")
         if self.serials is not None:
-            from androidrl.vector import parse_devices
-
             try:  # the vector env's own rules: well-formed specs, no adb serial twice
-                parse_devices(self.serials, self.adb.host, self.adb.port)
+                self._specs = parse_devices(self.serials, self.adb.host, self.adb.port)
             except ValueError as err:
                 raise NestedErrors([("serials", str(err))]) from None
+        else:
+            v = self.virtual
+            self._specs = [DeviceSpec.virtual_phone(v.width, v.height, v.density)] * v.count
         return self
 
-    def specs(self) -> list[str]:
-        """Device specs for :func:`androidrl.vector.make_vector_env`."""
-        if self.serials is not None:
-            return list(self.serials)
-        v = self.virtual
-        return [f"virtual:{v.width}x{v.height}@{v.density}"] * v.count
+    def specs(self) -> list[DeviceSpec]:
+        """One :class:`~androidrl.device.spec.DeviceSpec` per worker."""
+        return list(self._specs)
 
 
 class EnvSettings(_Model):
@@ -98,52 +122,65 @@ class EnvSettings(_Model):
     max_steps: int | None = Field(default=None, ge=1)
 
 
-class Observation(_Model):
-    """ScreenshotObservation settings, plus frame stacking."""
+def settings_model(cls: type, name: str, **more: Any) -> type[BaseModel]:
+    """A model of ``cls``'s keyword settings: names, types and defaults exactly as its constructor declares them.
 
-    shape: tuple[int, int] = (84, 84)
-    grayscale: bool = False
-    fit: Literal["letterbox", "crop"] = "letterbox"
-    clickable_mask: bool = False
-    frame_stack: int = Field(default=1, ge=1, le=16)
+    The wrappers' constructors are the one definition of their settings; the config's
+    sections are made from them, so a new wrapper option is one edit. ``more`` adds fields
+    (``name=(type, default or Field)``) that are not the constructor's.
+    """
+    hints = typing.get_type_hints(cls.__init__, include_extras=True)
+    fields: dict[str, Any] = {
+        key: (hints[key], param.default)
+        for key, param in inspect.signature(cls.__init__).parameters.items()
+        if key not in ("self", "env") and param.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    }
+    return create_model(name, __base__=_Model, __doc__=f"{cls.__name__} settings.", **fields, **more)
 
-    @field_validator("shape")
-    @classmethod
-    def _shape(cls, value: tuple[int, int]) -> tuple[int, int]:
-        if min(value) < 1:
-            raise ValueError(f"expected a positive [height, width], got {list(value)}")
-        return value
+
+#: The ``observation:`` section: :class:`~androidrl.wrappers.ScreenshotObservation`'s settings, plus frame stacking.
+Observation = settings_model(ScreenshotObservation, "Observation", frame_stack=(int, Field(default=1, ge=1, le=16)))
+
+#: The ``action.type`` values and the wrapper each names.
+ACTION_WRAPPERS: dict[str, type] = {
+    "grid": DiscreteGridAction,
+    "multidiscrete": MultiDiscreteAction,
+    "box": BoxAction,
+    "ui_elements": UIElementAction,
+}
+_ACTION_SETTINGS = {kind: settings_model(cls, f"{cls.__name__}Settings") for kind, cls in ACTION_WRAPPERS.items()}
 
 
 class Action(_Model):
-    """Which action wrapper, and its settings."""
+    """Which action wrapper (``type``), and its settings: the keyword arguments its constructor takes."""
 
+    model_config = ConfigDict(extra="allow")
     type: Literal["grid", "multidiscrete", "box", "ui_elements"] = "grid"
-    rows: int = Field(default=8, ge=1)
-    cols: int = Field(default=4, ge=1)
-    long_press: bool = False
-    swipes: bool = True
-    texts: list[str] = Field(default_factory=list)
-    back: bool = True
-    home: bool = True
-    enter: bool = False
-    types: list[str] | None = None
-    max_elements: int = Field(default=16, ge=1)
-    region: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
 
-    @field_validator("region")
+    @model_validator(mode="before")
     @classmethod
-    def _region(cls, value: tuple[float, ...]) -> tuple[float, ...]:
-        from androidrl.wrappers.action import check_grid
+    def _settings(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        kind = data.get("type", "grid")
+        if kind not in _ACTION_SETTINGS:
+            return data  # the Literal reports it
+        settings = {k: v for k, v in data.items() if k != "type"}
+        try:
+            checked = _ACTION_SETTINGS[kind].model_validate(settings)
+        except ValidationError as err:
+            raise NestedErrors(error_items(err)) from None
+        return {"type": kind, **checked.model_dump()}
 
-        return check_grid(1, 1, value)
+    @property
+    def wrapper(self) -> type:
+        """The action wrapper class."""
+        return ACTION_WRAPPERS[self.type]
 
-    @field_validator("types")
-    @classmethod
-    def _types(cls, value: list[str] | None) -> list[str] | None:
-        from androidrl.wrappers.action import check_types
-
-        return value if value is None else list(check_types(value))
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The wrapper's keyword arguments (every one, defaults included)."""
+        return dict(self.model_extra or {})
 
     @property
     def discrete(self) -> bool:
@@ -402,8 +439,6 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         config = Config.model_validate(data)
     except ValidationError as err:
         raise ConfigError(f"{source}: invalid config\n{format_errors(err)}") from None
-    from androidrl.tasks.registry import make_task
-
     try:
         make_task(config.task)
     except TaskError as err:

@@ -19,8 +19,11 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from androidrl.config import ConfigError, Devices, algo_class
 from androidrl.errors import DeviceError
+from androidrl.recording import EpisodeRecorder
+from androidrl.train.compose import check_devices, eval_devices, make_env, make_wrap
+from androidrl.train.config import ConfigError, Devices, algo_class
+from androidrl.train.runs import Run
 from androidrl.validation import format_errors
 
 
@@ -76,7 +79,7 @@ def summarize(results: list[EpisodeResult]) -> dict[str, float]:
     }
 
 
-def model_path(run: Any, checkpoint: str | Path | None = None) -> Path:
+def model_path(run: Run, checkpoint: str | Path | None = None) -> Path:
     """``checkpoint``, or else the run's final model, or else its last checkpoint.
 
     Raises:
@@ -92,7 +95,7 @@ def model_path(run: Any, checkpoint: str | Path | None = None) -> Path:
     return path
 
 
-def load_model(run: Any, checkpoint: str | Path | None = None) -> Any:
+def load_model(run: Run, checkpoint: str | Path | None = None) -> Any:
     """The model at :func:`model_path`."""
     return algo_class(run.config.algo.name).load(model_path(run, checkpoint), device=run.config.algo.device)
 
@@ -115,9 +118,6 @@ def evaluate_run(
             missing or unusable (all checked before anything is written).
         DeviceError: A device went down during the evaluation.
     """
-    from androidrl.recording import EpisodeRecorder
-    from androidrl.training import Run, check_devices, eval_devices, make_env, make_wrap
-
     run = Run.open(run_dir)
     config = run.config
     path = model_path(run, checkpoint)

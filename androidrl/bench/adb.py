@@ -1,0 +1,189 @@
+"""The adb suite: screenshot, tap, UI dump and an observed step over the real adb, against baselines."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from androidrl.bench.figures import Figure, interleave
+from androidrl.device.adb import AdbDevice
+from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
+from androidrl.device.base import Device
+from androidrl.device.virtual import VirtualDevice
+from androidrl.ui import ui_elements
+
+
+class SeedWay:
+    """MetaGPT's ``AndroidExtEnv`` way: a shell and an ``adb`` process per command, files via the phone."""
+
+    def __init__(self, serial: str, env: dict[str, str], workdir: Path) -> None:
+        self.serial, self.env, self.workdir = serial, env, workdir
+
+    def _adb(self, command: str) -> str:
+        result = subprocess.run(  # shell=True on purpose: this is the baseline being measured
+            f"{adb_path()} -s {self.serial} {command}",
+            shell=True,
+            capture_output=True,
+            text=True,
+            env=self.env,
+            check=False,
+        )
+        if result.returncode:
+            raise RuntimeError(f"seed way: `adb {command}` failed: {result.stderr.strip()}")
+        return result.stdout.strip()
+
+    def screenshot(self) -> np.ndarray:
+        self._adb("shell screencap -p /sdcard/bench_ss.png")
+        self._adb(f"pull /sdcard/bench_ss.png {self.workdir / 'ss.png'}")
+        return np.asarray(Image.open(self.workdir / "ss.png").convert("RGB"))
+
+    def tap(self, x: int, y: int) -> None:
+        self._adb(f"shell input tap {x} {y}")
+
+    def dump_ui(self) -> str:
+        self._adb("shell uiautomator dump /sdcard/bench_ui.xml")
+        self._adb(f"pull /sdcard/bench_ui.xml {self.workdir / 'ui.xml'}")
+        return (self.workdir / "ui.xml").read_text()
+
+
+class VirtualPhoneProcess:
+    """``androidrl virtual`` in a child process behind a private adb server (a stand-in device)."""
+
+    def __init__(self, width: int, height: int, density: int) -> None:
+        self.server = IsolatedAdbServer().start()
+        port = free_port()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "androidrl.cli",
+                "virtual",
+                "--port",
+                str(port),
+                "--width",
+                str(width),
+                "--height",
+                str(height),
+                "--density",
+                str(density),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.serial = self.proc.stdout.readline().strip()
+        self.server.adb("connect", self.serial)
+        self.device = AdbDevice(self.serial, port=self.server.port, timeout=30)
+        self.device.wait_ready(timeout=30)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.server.stop()
+
+
+def _adbutils_device(port: int, serial: str):
+    """The adbutils device object for ``serial`` (adbutils is a dev dependency, for comparison only)."""
+    import adbutils
+
+    return adbutils.AdbClient(host="127.0.0.1", port=port).device(serial)
+
+
+# ---------------------------------------------------------------------------- suites
+
+
+def _wifi_row(device: Device) -> tuple[int, int]:
+    """Centre of the Wi-Fi row: tapping it toggles Wi-Fi, so every step changes the screen."""
+    device.shell("am start -a android.settings.WIFI_SETTINGS")
+    return next(e.center for e in ui_elements(device.dump_ui()) if e.text == "Wi-Fi")
+
+
+def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Screenshot, tap, UI dump and a whole observed step: seed vs AdbDevice vs in process."""
+    phone_proc = VirtualPhoneProcess(width, height, density)
+    local = VirtualDevice(width=width, height=height, density=density)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            seed = SeedWay(phone_proc.serial, phone_proc.server.env, Path(tmp))
+            lib = _adbutils_device(phone_proc.server.port, phone_proc.serial)
+            adb = phone_proc.device
+            devices = {"adbdevice": adb, "inprocess": local}
+            points = {name: _wifi_row(dev) for name, dev in devices.items()}
+            wifi = {"adb": False, "local": False}
+
+            def change_screen(contender: str) -> None:  # untimed: every capture is of a new frame
+                which = "local" if contender == "inprocess" else "adb"
+                wifi[which] = not wifi[which]
+                (local if which == "local" else adb).shell(f"svc wifi {'enable' if wifi[which] else 'disable'}")
+
+            def step(dev_tap, dev_shot, dev_xml) -> Callable[[], None]:
+                return lambda: (dev_tap(), dev_shot(), dev_xml())
+
+            x, y = points["adbdevice"]
+            lx, ly = points["inprocess"]
+            lib_shot = lambda: np.asarray(lib.screenshot())  # noqa: E731  (decoded, like the others)
+            lib_tap = lambda: lib.shell(f"input tap {x} {y}")  # noqa: E731
+            figures = [
+                Figure(
+                    "screenshot (RGB array)",
+                    "seed",
+                    interleave(
+                        {
+                            "seed": seed.screenshot,
+                            "adbutils": lib_shot,
+                            "adbdevice": adb.screenshot,
+                            "inprocess": local.screenshot,
+                        },
+                        rounds,
+                        before=change_screen,
+                    ),
+                ),
+                Figure(
+                    "tap",
+                    "seed",
+                    interleave(
+                        {
+                            "seed": lambda: seed.tap(x, y),
+                            "adbutils": lib_tap,
+                            "adbdevice": lambda: adb.tap(x, y),
+                            "inprocess": lambda: local.tap(lx, ly),
+                        },
+                        rounds,
+                    ),
+                ),
+                Figure(
+                    "UI XML",
+                    "seed",
+                    interleave(
+                        {
+                            "seed": seed.dump_ui,
+                            "adbutils": lib.dump_hierarchy,
+                            "adbdevice": adb.dump_ui,
+                            "inprocess": local.dump_ui,
+                        },
+                        rounds,
+                        before=change_screen,
+                    ),
+                ),
+                Figure(
+                    "observed step (tap + screenshot + XML)",
+                    "seed",
+                    interleave(
+                        {
+                            "seed": step(lambda: seed.tap(x, y), seed.screenshot, seed.dump_ui),
+                            "adbutils": step(lib_tap, lib_shot, lib.dump_hierarchy),
+                            "adbdevice": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
+                            "inprocess": step(lambda: local.tap(lx, ly), local.screenshot, local.dump_ui),
+                        },
+                        rounds,
+                    ),
+                ),
+            ]
+    finally:
+        phone_proc.close()
+    return figures

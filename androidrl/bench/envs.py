@@ -1,0 +1,123 @@
+"""In-process suites: raw and wrapped env steps, and vector envs, on virtual phones."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from androidrl.bench.figures import Figure, interleave
+from androidrl.registration import make_virtual_env, pixel_wrap
+
+
+def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Raw AndroidEnv steps per second on the in-process virtual phone, with and without XML."""
+    from androidrl.spaces import EnvAction, EnvActionType
+
+    envs = {
+        "xml every step": make_virtual_env(width, height, density, dump_xml=True),
+        "no XML": make_virtual_env(width, height, density, dump_xml=False),
+    }
+    steps = 50
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        taps = [
+            EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(int(rng.integers(width)), int(rng.integers(height))))
+            for _ in range(steps)
+        ]
+
+        def run(env) -> Callable[[], None]:
+            def go() -> None:
+                for action in taps:
+                    _, _, terminated, truncated, _ = env.step(action)
+                    if terminated or truncated:
+                        env.reset()
+
+            return go
+
+        samples = interleave({name: run(env) for name, env in envs.items()}, max(3, rounds // 4), warmup=1)
+        per_second = {name: [steps * 1000 / ms for ms in values] for name, values in samples.items()}
+        return [Figure.rate(f"env steps/s, random taps, {width}x{height} in process", "xml every step", per_second)]
+    finally:
+        for env in envs.values():
+            env.close()
+
+
+def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
+    """Random-action steps per second (all envs together) of an SB3 vec env on ``devices``."""
+    from androidrl.vector.sb3 import make_sb3_vec_env
+
+    env = make_sb3_vec_env(devices, "tap-target", pixel_wrap, backend=backend, env_kwargs={"dump_xml": False})
+    try:
+        env.seed(0)
+        env.reset()
+        rng = np.random.default_rng(0)
+        actions = rng.integers(0, env.action_space.n, size=(steps + 10, len(devices)))
+        for a in actions[:10]:  # warm up
+            env.step(a)
+        start = time.perf_counter()
+        for a in actions[10:]:
+            env.step(a)
+        return steps * len(devices) / (time.perf_counter() - start)
+    finally:
+        env.close()
+
+
+def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Wrapped (84x84, Discrete) vector steps/s on 1, 2, 4 virtual phones, and SB3's own vector envs."""
+    device = f"virtual:{width}x{height}@{density}"
+    steps = 50 if rounds < 8 else 100 if rounds < 20 else 300
+    repeats = max(1, rounds // 8)
+    scaling = Figure.rate("vector steps/s, tap-target 84x84 (async)", "1 device")
+    backends = Figure.rate("vector steps/s, 2 devices, by backend", "subproc (SB3)")
+    for _ in range(repeats):
+        for n in (1, 2, 4):
+            scaling.samples.setdefault(f"{n} device{'s' if n > 1 else ''}", []).append(
+                _vector_rate([device] * n, "async", steps)
+            )
+        for backend, name in (("subproc", "subproc (SB3)"), ("dummy", "dummy (SB3)"), ("async", "async (androidrl)")):
+            backends.samples.setdefault(name, []).append(_vector_rate([device] * 2, backend, steps))
+    return [scaling, backends]
+
+
+def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """In-process steps/s: the raw env, the same env wrapped for pixels, and the idle phone wrapped.
+
+    The first two show the transform's cost on tap-target (whose score line changes on
+    every miss); the idle phone's launcher mostly does not change when tapped.
+    """
+    envs = {
+        "raw AndroidEnv": make_virtual_env(
+            width, height, density, task="tap-target", dump_xml=False, write_files=False
+        ),
+        "wrapped 84x84": pixel_wrap(make_virtual_env(width, height, density, task="tap-target", dump_xml=False)),
+        "wrapped 84x84, idle": pixel_wrap(make_virtual_env(width, height, density, dump_xml=False, max_steps=50)),
+    }
+    rng = np.random.default_rng(0)
+    grid = [int(a) for a in rng.integers(0, envs["wrapped 84x84"].action_space.n, size=200)]
+    table = [envs["wrapped 84x84"].action(a) for a in grid]  # the same taps for the raw env
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env, acts) -> Callable[[], None]:
+            def go() -> None:
+                for a in acts:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {name: run(env, table if name == "raw AndroidEnv" else grid) for name, env in envs.items()},
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {name: [len(grid) * 1000 / ms for ms in values] for name, values in samples.items()}
+        return [Figure.rate(f"in-process steps/s, {width}x{height}", "raw AndroidEnv", per_second)]
+    finally:
+        for env in envs.values():
+            env.close()

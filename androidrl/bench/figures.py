@@ -1,0 +1,101 @@
+"""Figures: samples of several contenders measured in interleaved rounds, and their report."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Figure:
+    """One measured quantity for several contenders; samples in ms (or the unit given)."""
+
+    name: str
+    baseline: str
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    unit: str = "ms"
+    higher_is_better: bool = False
+
+    @classmethod
+    def rate(cls, name: str, baseline: str, samples: dict[str, list[float]] | None = None) -> Figure:
+        """A steps-per-second figure (higher is better)."""
+        return cls(name, baseline, samples or {}, unit="steps/s", higher_is_better=True)
+
+    def median(self, contender: str) -> float:
+        """Median sample of ``contender``."""
+        return statistics.median(self.samples[contender])
+
+    def p90(self, contender: str) -> float:
+        """90th-percentile sample of ``contender``."""
+        values = sorted(self.samples[contender])
+        return values[min(len(values) - 1, round(0.9 * (len(values) - 1)))]
+
+    def ratio(self, contender: str) -> float:
+        """How many times better ``contender`` is than the baseline (by medians)."""
+        base, this = self.median(self.baseline), self.median(contender)
+        return this / base if self.higher_is_better else base / this
+
+
+def interleave(
+    contenders: dict[str, Callable[[], None]], rounds: int, before: Callable[[str], None] | None = None, warmup: int = 2
+) -> dict[str, list[float]]:
+    """Time each contender once per round, in turn; ``before(name)`` runs untimed before each call."""
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
+    for round_index in range(warmup + rounds):
+        for name, fn in contenders.items():
+            if before is not None:
+                before(name)
+            start = time.perf_counter()
+            fn()
+            elapsed = (time.perf_counter() - start) * 1000
+            if round_index >= warmup:
+                samples[name].append(elapsed)
+    return samples
+
+
+def table(figures: list[Figure]) -> str:
+    """A plain-text table of medians, p90s and ratios to the baseline."""
+    lines = [f"{'figure':<44} {'contender':<16} {'median':>10} {'p90':>10} {'vs baseline':>12}"]
+    for fig in figures:
+        for name in fig.samples:
+            ratio = "baseline" if name == fig.baseline else f"{fig.ratio(name):.1f}x"
+            lines.append(
+                f"{fig.name:<44} {name:<16} {fig.median(name):>8.2f}{fig.unit if fig.unit == 'ms' else '':>2} "
+                f"{fig.p90(name):>8.2f}{'ms' if fig.unit == 'ms' else '':>2} {ratio:>12}"
+            )
+        if fig.unit != "ms":
+            lines.append(f"{'':<44} (unit: {fig.unit})")
+    return "\n".join(lines)
+
+
+def as_json(figures: list[Figure], settings: dict) -> dict:
+    """The figures and the machine they ran on, for ``--json``."""
+    return {
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+        },
+        "settings": settings,
+        "figures": [
+            {
+                "name": f.name,
+                "unit": f.unit,
+                "baseline": f.baseline,
+                "contenders": {
+                    n: {
+                        "median": f.median(n),
+                        "p90": f.p90(n),
+                        "ratio_to_baseline": f.ratio(n),
+                        "samples": f.samples[n],
+                    }
+                    for n in f.samples
+                },
+            }
+            for f in figures
+        ],
+    }

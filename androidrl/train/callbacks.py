@@ -1,0 +1,103 @@
+"""The training callback: checkpoints, periodic evaluations and the progress bar, on total env steps."""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from collections import deque
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from androidrl.errors import DeviceError
+from androidrl.train.evaluation import evaluate, summarize
+from androidrl.train.runs import Run, save_checkpoint
+
+
+class TrainingCallback(BaseCallback):
+    """Checkpoints, evaluations (on ``eval_env``, into ``evaluations.csv`` and TensorBoard) and a progress bar.
+
+    Args:
+        run: The run directory (its config says how often to do what).
+        eval_env: The evaluation VecEnv, or None to skip evaluations.
+    """
+
+    def __init__(self, run: Run, eval_env: Any = None) -> None:
+        super().__init__()
+        self.run = run
+        self.eval_env = eval_env
+        self.next_checkpoint = self.next_eval = 0
+        self.successes: deque[float] = deque(maxlen=100)
+        self.bar = None
+        self.started = time.monotonic()
+        self.start_steps = 0
+
+    def _on_training_start(self) -> None:
+        train = self.run.config.training
+        steps = self.model.num_timesteps
+        self.start_steps = steps
+        self.next_checkpoint = steps + train.checkpoint_freq if train.checkpoint_freq else -1
+        self.next_eval = steps + train.eval_freq if train.eval_freq and self.eval_env is not None else -1
+        if train.progress_bar:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(
+                total=train.total_timesteps,
+                initial=steps,
+                unit="step",
+                dynamic_ncols=True,
+                desc=self.run.config.experiment,
+            )
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            if done and "is_success" in info:
+                self.successes.append(float(info["is_success"]))
+        steps = self.model.num_timesteps
+        if self.bar is not None:
+            rate = (steps - self.start_steps) / max(1e-9, time.monotonic() - self.started)
+            success = f"{np.mean(self.successes):.0%}" if self.successes else "-"
+            self.bar.set_postfix_str(f"{rate:.0f} steps/s, success {success}", refresh=False)
+            self.bar.update(min(steps, self.bar.total) - self.bar.n)  # redraws at most every mininterval
+        train = self.run.config.training
+        if 0 <= self.next_checkpoint <= steps:
+            save_checkpoint(self.run, self.model)
+            self.next_checkpoint = steps + train.checkpoint_freq
+        if 0 <= self.next_eval <= steps:
+            self._evaluate(steps)
+            self.next_eval = steps + train.eval_freq
+        return True
+
+    def _evaluate(self, steps: int) -> None:
+        train = self.run.config.training
+        try:
+            results = evaluate(self.model, self.eval_env, train.eval_episodes, train.eval_deterministic)
+        except DeviceError as err:  # training goes on; the next evaluation tries again
+            self._say(f"evaluation at {steps} steps skipped: {err}")
+            return
+        summary = summarize(results)
+        for key, value in summary.items():
+            self.logger.record(f"eval/{key}", value)
+        path = self.run.evaluations
+        new = not path.exists()
+        with path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=["timesteps", *summary])
+            if new:
+                writer.writeheader()
+            writer.writerow({"timesteps": steps, **summary})
+        self._say(
+            f"eval at {steps} steps: success {summary['success_rate']:.0%}, "
+            f"return {summary['mean_return']:.2f}, length {summary['mean_length']:.1f}"
+        )
+
+    def _say(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.write(text)
+        else:
+            print(text, file=sys.stderr)
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

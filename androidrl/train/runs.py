@@ -1,0 +1,148 @@
+"""Run directories: where a training run keeps everything needed to understand, evaluate and resume it.
+
+A run directory::
+
+    runs/quickstart-20261122-101500/
+      config.yaml          the resolved config (every default written out)
+      command.txt          the exact command line(s)
+      versions.json        Python and library versions
+      monitor/             SB3 Monitor CSVs, one per worker (episode return, length, success)
+      tb/                  TensorBoard logs
+      evaluations.csv      periodic evaluations on separate envs (success rate, mean return)
+      checkpoints/         step_<N>.zip (+ vecnormalize_<N>.pkl), the last few kept
+      final_model.zip      the model at the end
+      eval/<timestamp>/    evaluations made afterwards (scripts/evaluate.py)
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from androidrl.train.config import Config, ConfigError, dump_config, load_config
+
+CONFIG_FILE = "config.yaml"
+
+
+@dataclass
+class Run:
+    """A run directory (see the module docstring for its layout)."""
+
+    directory: Path
+    config: Config
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.directory / "checkpoints"
+
+    @property
+    def monitor(self) -> Path:
+        return self.directory / "monitor"
+
+    @property
+    def tensorboard(self) -> Path:
+        return self.directory / "tb"
+
+    @property
+    def evaluations(self) -> Path:
+        return self.directory / "evaluations.csv"
+
+    @property
+    def final_model(self) -> Path:
+        return self.directory / "final_model.zip"
+
+    @classmethod
+    def create(cls, config: Config, directory: str | Path | None = None, argv: list[str] | None = None) -> Run:
+        """A new run directory with the resolved config, the command and the versions.
+
+        Raises:
+            ConfigError: ``directory`` exists and is not empty.
+        """
+        if directory is None:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            directory = Path(config.run_dir) / f"{config.experiment}-{stamp}"
+        directory = Path(directory)
+        if directory.exists() and any(directory.iterdir()):
+            raise ConfigError(f"run directory {directory} exists and is not empty; resume it with --resume {directory}")
+        directory.mkdir(parents=True, exist_ok=True)
+        run = cls(directory, config)
+        run.record(argv if argv is not None else sys.argv)
+        (directory / "versions.json").write_text(json.dumps(_versions(), indent=2))
+        return run
+
+    def record(self, argv: list[str]) -> None:
+        """Write the resolved config and append the command line (a resume with ``--set`` changes the config)."""
+        (self.directory / CONFIG_FILE).write_text(dump_config(self.config))
+        with (self.directory / "command.txt").open("a") as f:
+            f.write(shlex.join([sys.executable, *argv]) + "\n")
+
+    @classmethod
+    def open(cls, directory: str | Path, overrides: list[str] | None = None) -> Run:
+        """An existing run.
+
+        Raises:
+            ConfigError: ``directory`` is not a run (no config.yaml).
+        """
+        directory = Path(directory)
+        if not (directory / CONFIG_FILE).is_file():
+            raise ConfigError(f"{directory} is not a run directory: it has no {CONFIG_FILE}")
+        return cls(directory, load_config(directory / CONFIG_FILE, overrides))
+
+    @property
+    def eval_dir(self) -> Path:
+        return self.directory / "eval"
+
+    def checkpoint_paths(self) -> list[Path]:
+        """The checkpoints (``step_<N>.zip``), fewest steps first."""
+        return sorted(self.checkpoints.glob("step_*.zip"), key=checkpoint_steps)
+
+    def latest_checkpoint(self) -> Path | None:
+        """The checkpoint with the most steps, if any."""
+        found = self.checkpoint_paths()
+        return found[-1] if found else None
+
+
+def checkpoint_steps(path: Path) -> int:
+    """N of a ``step_<N>.zip`` checkpoint."""
+    return int(path.stem.split("_")[1])
+
+
+def vecnormalize_path(checkpoint: Path) -> Path:
+    """Where the VecNormalize statistics saved with ``checkpoint`` go."""
+    return checkpoint.with_name(f"vecnormalize_{checkpoint_steps(checkpoint)}.pkl")
+
+
+def _versions() -> dict[str, str]:
+    import gymnasium
+    import stable_baselines3
+    import torch
+
+    import androidrl
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "androidrl": androidrl.__version__,
+        "gymnasium": gymnasium.__version__,
+        "stable_baselines3": stable_baselines3.__version__,
+        "torch": torch.__version__,
+    }
+
+
+def save_checkpoint(run: Run, model) -> Path:
+    """Save the model (and VecNormalize stats) as ``checkpoints/step_<N>.zip``; keep the last few."""
+    run.checkpoints.mkdir(parents=True, exist_ok=True)
+    path = run.checkpoints / f"step_{model.num_timesteps}.zip"
+    model.save(path)
+    normalize = model.get_vec_normalize_env()
+    if normalize is not None:
+        normalize.save(vecnormalize_path(path))
+    for old in run.checkpoint_paths()[: -run.config.training.keep_checkpoints]:
+        old.unlink()
+        vecnormalize_path(old).unlink(missing_ok=True)
+    return path

@@ -1,0 +1,168 @@
+"""The UI of a screen: the ``uiautomator dump`` XML, its nodes, and the per-step snapshot that reads them once.
+
+A :class:`Snapshot` is what the device shows after one action. The env, its task and its
+wrappers all read the screen through the same snapshot, so a step takes the screenshot,
+dumps the UI and parses it at most once, whoever asks first.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+import numpy as np
+
+from androidrl.device.base import CommandResult, Device
+from androidrl.errors import TaskError
+
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+
+
+def parse_ui(xml: str) -> ET.Element:
+    """The root element of a UI dump.
+
+    Raises:
+        TaskError: The text is not XML.
+    """
+    try:
+        return ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise TaskError(f"the UI dump is not valid XML ({err}): {xml[:120]!r}") from None
+
+
+def node_bounds(node: ET.Element) -> tuple[int, int, int, int] | None:
+    """A node's ``bounds`` as (left, top, right, bottom) pixels, or None if it has none."""
+    match = _BOUNDS.fullmatch(node.attrib.get("bounds", ""))
+    return None if match is None else tuple(int(v) for v in match.groups())
+
+
+def node_center(node: ET.Element) -> tuple[int, int]:
+    """The centre pixel of a node's bounds.
+
+    Raises:
+        TaskError: The node has no bounds.
+    """
+    bounds = node_bounds(node)
+    if bounds is None:
+        raise TaskError(f"node has no bounds: {node.attrib}")
+    left, top, right, bottom = bounds
+    return (left + right) // 2, (top + bottom) // 2
+
+
+@dataclass(frozen=True)
+class UIElement:
+    """One node of a UI dump, with the attributes agents act on."""
+
+    bounds: tuple[int, int, int, int]
+    text: str
+    content_desc: str
+    resource_id: str
+    class_name: str
+    clickable: bool
+    long_clickable: bool
+    scrollable: bool
+    label: str  # what to call it: its text, or its first descendant's, or its id or class
+
+    @property
+    def center(self) -> tuple[int, int]:
+        """The centre pixel."""
+        return (self.bounds[0] + self.bounds[2]) // 2, (self.bounds[1] + self.bounds[3]) // 2
+
+
+def ui_elements(xml: str | ET.Element) -> list[UIElement]:
+    """Every node of a UI dump (text or parsed root) with a non-empty area, in document (drawing) order.
+
+    Raises:
+        TaskError: The text is not XML.
+    """
+    root = parse_ui(xml) if isinstance(xml, str) else xml
+    elements = []
+    for node in root.iter("node"):
+        bounds = node_bounds(node)
+        if bounds is None or bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
+            continue
+        a = node.attrib
+        texts = (d.attrib.get("text") or d.attrib.get("content-desc") for d in node.iter("node"))
+        label = next((t for t in texts if t), "") or a.get("resource-id", "").rpartition("/")[2] or a.get("class", "")
+        elements.append(
+            UIElement(
+                bounds,
+                a.get("text", ""),
+                a.get("content-desc", ""),
+                a.get("resource-id", ""),
+                a.get("class", ""),
+                a.get("clickable") == "true",
+                a.get("long-clickable") == "true",
+                a.get("scrollable") == "true",
+                label,
+            )
+        )
+    return elements
+
+
+class Snapshot:
+    """The device's screen after an action, read lazily and at most once.
+
+    Example:
+        >>> snap = Snapshot(device)
+        >>> 'text="Wi-Fi"' in snap.xml  # dumps the UI now; later reads reuse it
+    """
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+        self._xml: str | None = None
+        self._hierarchy: ET.Element | None = None
+        self._elements: list[UIElement] | None = None
+        self._frame: np.ndarray | None = None
+        self._shell: dict[str, CommandResult] = {}
+        #: Milliseconds spent reading each part ("screenshot", "xml").
+        self.timings_ms: dict[str, float] = {}
+
+    @property
+    def xml(self) -> str:
+        """The UI hierarchy XML (``uiautomator dump``)."""
+        if self._xml is None:
+            start = time.perf_counter()
+            self._xml = self.device.dump_ui()
+            self.timings_ms["xml"] = round((time.perf_counter() - start) * 1000, 3)
+        return self._xml
+
+    @property
+    def frame(self) -> np.ndarray:
+        """The screenshot as an RGB uint8 array."""
+        if self._frame is None:
+            start = time.perf_counter()
+            self._frame = self.device.screenshot()
+            self.timings_ms["screenshot"] = round((time.perf_counter() - start) * 1000, 3)
+        return self._frame
+
+    @property
+    def hierarchy(self) -> ET.Element:
+        """The parsed XML (its root element).
+
+        Raises:
+            TaskError: The dump is not valid XML.
+        """
+        if self._hierarchy is None:
+            self._hierarchy = parse_ui(self.xml)
+        return self._hierarchy
+
+    @property
+    def elements(self) -> list[UIElement]:
+        """The UI elements of :attr:`hierarchy` (parsed once, shared by every reader)."""
+        if self._elements is None:
+            self._elements = ui_elements(self.hierarchy)
+        return self._elements
+
+    def shell(self, command: str) -> CommandResult:
+        """Output of a shell command, run once per snapshot."""
+        if command not in self._shell:
+            self._shell[command] = self.device.execute(command)
+        return self._shell[command]
+
+    @property
+    def has_xml(self) -> bool:
+        """Whether the XML was already read this step."""
+        return self._xml is not None
