@@ -185,7 +185,7 @@ def test_only_the_phone_composition_installs_apps():
         "from androidrl.wrappers import ScreenshotObservation, DiscreteGridAction, MultiDiscreteAction, "
         "BoxAction, UIElementAction, Geometry",
         "from androidrl.vector import make_vector_env, DeviceVectorEnv, DeviceFaultGuard, DeviceSpec, parse_devices",
-        "from androidrl.vec_sb3 import make_sb3_vec_env, SB3VecEnv, unbatch_infos",
+        "from androidrl.vec_sb3 import make_sb3_vec_env, SB3VecEnv",
         "from androidrl.compat.metagpt import AndroidExtEnv, ADB_EXEC_FAIL, EnvAction, EnvObsParams",
         "from androidrl.recording import EpisodeRecorder, load_dataset",
         "from androidrl.device import Device, DeviceSpec, VirtualDevice",

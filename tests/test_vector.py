@@ -1,4 +1,4 @@
-"""Vector envs over devices: SB3 adapter semantics, seeding, fault isolation, rebuilds."""
+"""Vector envs over devices: SB3 and Gymnasium faces, seeding, fault isolation, per-worker recovery."""
 
 import os
 import signal
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from androidrl.device.spec import DeviceSpec, parse_devices
-from androidrl.vector import make_vector_env
-from androidrl.vector.sb3 import SB3VecEnv, make_sb3_vec_env, unbatch_infos
+from androidrl.vector import WorkerError, make_vector_env
+from androidrl.vector.sb3 import SB3VecEnv, make_sb3_vec_env
 from androidrl.virtual.phone import VirtualPhone
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
@@ -20,8 +20,8 @@ def wrap(env):
     return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=4, cols=2)
 
 
-def vec(devices=(SMALL, SMALL), task="tap-target", max_rebuilds=3, **kwargs):
-    return SB3VecEnv(lambda: make_vector_env(list(devices), task, wrap, **kwargs), max_rebuilds=max_rebuilds)
+def vec(devices=(SMALL, SMALL), task="tap-target", **kwargs):
+    return SB3VecEnv(make_vector_env(list(devices), task, wrap, **kwargs))
 
 
 # ---------------------------------------------------------------------------- specs
@@ -44,14 +44,17 @@ def test_duplicate_serials_are_refused_with_the_reason():
     assert len(parse_devices(["virtual", "virtual"])) == 2  # virtual phones are separate per worker
 
 
-def test_unbatch_infos_recovers_per_env_dicts():
-    infos = {
-        "a": np.array([1, 2]),
-        "_a": np.array([True, False]),
-        "d": {"x": np.array([3.0, 4.0]), "_x": np.array([True, True])},
-        "_d": np.array([False, True]),
-    }
-    assert unbatch_infos(infos, 2) == [{"a": 1}, {"d": {"x": 4.0}}]
+def test_the_gymnasium_face_batches_infos_and_autoresets_on_the_same_step():
+    env = make_vector_env([SMALL, SMALL], "tap-target", wrap)
+    obs, infos = env.reset(seed=0)
+    assert obs.shape == (2, 48, 24, 3) and list(infos["task"]) == ["tap-target", "tap-target"]
+    assert env.metadata["autoreset_mode"].name == "SAME_STEP"
+    for _ in range(10):  # tap-target truncates after 10 steps
+        obs, rewards, terminated, truncated, infos = env.step(np.array([0, 0]))
+    assert truncated.all() and infos["_final_obs"].all() and infos["final_obs"][0].shape == (48, 24, 3)
+    assert list(infos["final_info"]["episode_step"]) == [10, 10] and list(infos["task"]) == ["tap-target"] * 2
+    assert env.call("shell", "getprop ro.serialno") == ("virtual-0\n", "virtual-1\n")
+    env.close()
 
 
 # ---------------------------------------------------------------------------- semantics
@@ -80,7 +83,7 @@ def test_success_terminates_without_the_truncation_flag():
     def cells(env):  # the quickstart's grid: one tap per cell of the target's 3x3 layout
         return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=3, cols=3, region=(0, 0.09, 1, 0.94))
 
-    env = SB3VecEnv(lambda: make_vector_env([SMALL], "tap-target", cells))
+    env = SB3VecEnv(make_vector_env([SMALL], "tap-target", cells))
     env.seed(3)
     env.reset()
     for action in range(9):  # a miss leaves the target where it is, so one of the 9 taps hits it
@@ -189,39 +192,51 @@ def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_se
             adb_server.adb("disconnect", server.serial, check=False)
 
 
-def test_a_dead_worker_is_rebuilt_then_gives_up_naming_the_device():
-    env = vec(max_rebuilds=1)
+def test_a_dead_worker_is_restarted_alone_then_gives_up_naming_the_device():
+    env = vec(max_restarts=1)
     env.reset()
+    for _ in range(3):
+        env.step(np.array([0, 0]))
     os.kill(env.venv.processes[1].pid, signal.SIGKILL)
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
-    assert dones.all() and "workers 1 (virtual-1) died" in infos[0]["vector_rebuilt"]
-    assert infos[0]["terminal_observation"].shape == (48, 24, 3) and env.rebuilds == 1
-    env.step(np.array([0, 0]))  # the new workers step
-    os.kill(env.venv.processes[0].pid, signal.SIGKILL)
-    with pytest.raises(RuntimeError, match=r"giving up after 1 rebuilds.*virtual-0"):
-        env.step(np.array([0, 0]))
+    assert dones[1] and "died" in infos[1]["device_error"] and not dones[0]  # worker 0 keeps its episode
+    assert infos[1]["terminal_observation"].shape == (48, 24, 3) and env.restarts == 1
+    for _ in range(20):  # the new worker's phone comes back with a fresh episode
+        obs, rewards, dones, infos = env.step(np.array([0, 0]))
+        if not infos[1].get("device_down"):
+            break
+    assert not infos[1].get("device_down") and obs[1].any()
+    os.kill(env.venv.processes[1].pid, signal.SIGKILL)
+    with pytest.raises(WorkerError, match=r"worker 1 \(virtual-1\): died; restarted 1 times .* giving up"):
+        for _ in range(3):
+            env.step(np.array([0, 0]))
     env.close()
 
 
-def test_a_hung_worker_times_out_and_is_rebuilt():
+def test_a_hung_worker_is_left_behind_then_killed_and_restarted():
     hang = {
         "name": "hang",
         "max_steps": 50,
         "success": {"shell": "test -e /sdcard/hang && sleep 20; echo 0", "equals": "1"},
     }
-    env = vec(task=hang, step_timeout=2.0)
+    env = vec(task=hang, step_timeout=2.0, fault_timeout=0.5)
     env.reset()
-    env.env_method("shell", _serial_command("virtual-0", "touch /sdcard/hang"))
+    env.env_method("shell", "touch /sdcard/hang", indices=[0])
     start = time.monotonic()
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
-    assert time.monotonic() - start < 15
-    assert dones.all() and "did not answer within 2 s" in infos[0]["vector_rebuilt"]
-    obs, rewards, dones, infos = env.step(np.array([0, 0]))  # fresh phones: no hang
-    assert not dones.any()
+    assert time.monotonic() - start < 10  # not the 20 s of the hang: worker 1 was not held up
+    assert dones[0] and "no answer within" in infos[0]["device_error"] and not dones[1]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # past step_timeout the worker is killed; the new one starts clean
+        obs, rewards, dones, infos = env.step(np.array([0, 0]))
+        if env.restarts and not infos[0].get("device_down"):
+            break
+        time.sleep(0.1)
+    assert env.restarts == 1 and not infos[0].get("device_down") and obs[0].any()
     env.close()
 
 
-def test_a_worker_that_hangs_in_reset_is_rebuilt():
+def test_a_worker_that_hangs_in_reset_is_restarted():
     hang = {
         "name": "hang-in-reset",
         "reset": [{"shell": "test -e /sdcard/hang && sleep 20; true"}],
@@ -229,10 +244,10 @@ def test_a_worker_that_hangs_in_reset_is_rebuilt():
     }
     env = vec(task=hang, step_timeout=2.0)
     env.reset()
-    env.env_method("shell", _serial_command("virtual-1", "touch /sdcard/hang"))
+    env.env_method("shell", "touch /sdcard/hang", indices=[1])
     start = time.monotonic()
-    obs = env.reset()  # worker 1 hangs: the vector env is rebuilt on fresh phones, which reset
-    assert time.monotonic() - start < 15 and env.rebuilds == 1 and obs.shape == (2, 48, 24, 3)
+    obs = env.reset()  # worker 1 hangs: it is restarted on a fresh phone, which resets
+    assert time.monotonic() - start < 15 and env.restarts == 1 and obs.shape == (2, 48, 24, 3) and obs[1].any()
     env.close()
 
 

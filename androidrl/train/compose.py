@@ -48,10 +48,11 @@ def make_env(
         "seed": seed,
         "adb_host": devices.adb.host,
         "adb_port": devices.adb.port,
+        "guard": config.vector.guard(),
     }
     backend = backend or config.vector.backend
     if backend == "async":
-        options.update(step_timeout=config.vector.step_timeout, max_rebuilds=config.vector.max_rebuilds)
+        options.update(config.vector.recovery())
     env = make_sb3_vec_env(devices.specs(), config.task, wrap or make_wrap(config), backend=backend, **options)
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)

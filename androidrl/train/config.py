@@ -189,11 +189,28 @@ class Action(_Model):
 
 
 class Vector(_Model):
-    """Vector env settings."""
+    """Vector env settings: the backend, and how the async backend survives faults (see :mod:`androidrl.vector`)."""
 
     backend: Literal["async", "subproc", "dummy"] = "async"
     step_timeout: float = Field(default=120.0, gt=0)
-    max_rebuilds: int = Field(default=3, ge=0)
+    envs_per_worker: int = Field(default=1, ge=1, le=64)
+    fault_timeout: float = Field(default=1.0, gt=0)
+    max_restarts: int = Field(default=3, ge=0)
+    restart_window: float = Field(default=300.0, gt=0)
+    max_blank_share: float = Field(default=0.5, ge=0, le=1)
+    retry_interval: float = Field(default=5.0, gt=0)
+    probe_timeout: float = Field(default=3.0, gt=0)
+    max_down_seconds: float = Field(default=300.0, gt=0)
+
+    def guard(self) -> dict[str, float]:
+        """The settings of each worker's :class:`~androidrl.vector.guard.DeviceFaultGuard`."""
+        return {"retry_interval": self.retry_interval, "probe_timeout": self.probe_timeout,
+                "max_down_seconds": self.max_down_seconds}  # fmt: skip
+
+    def recovery(self) -> dict[str, Any]:
+        """The async backend's fault-recovery and layout settings."""
+        return self.model_dump(include={"step_timeout", "envs_per_worker", "fault_timeout", "max_restarts",
+                                        "restart_window", "max_blank_share"})  # fmt: skip
 
 
 class PolicyKwargs(_Model):

@@ -1,31 +1,57 @@
-"""DeviceFaultGuard: keeps a worker alive while its device is away.
+"""DeviceFaultGuard: keeps a worker answering while its device is away.
 
-AndroidEnv already turns a fault during a step into ``truncated=True``; when the device
-then stays unreachable, the guard answers every step at once with a blank observation,
-``truncated=True`` and ``info["device_error"]`` — so the other devices keep stepping —
-and tries to reconnect every ``retry_interval`` seconds, giving up (with an error that
-names the serial) after ``max_down_seconds``.
+AndroidEnv already turns a fault during a step into ``truncated=True``. The guard takes it
+from there: the reset after a fault tries the device in a background thread, so it never
+holds up the step (and so the other devices) for longer than a glance; until the device
+answers, every step is answered at once with a blank observation, ``truncated=True`` and
+``info["device_error"]`` / ``info["device_down"]``. A new attempt starts every
+``retry_interval`` seconds; after ``max_down_seconds`` the guard gives up with an error
+naming the serial.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 from androidrl.errors import DeviceError, TaskError
+from androidrl.vector.shared import blank
+
+# How long a reset after a fault waits for its attempt before answering blank: enough for
+# a device that is back at once, short enough not to stall the other workers.
+GLANCE_SECONDS = 0.1
+
+
+class _Attempt(threading.Thread):
+    """One reconnection attempt: a reset of the env that waits at most the probe timeout."""
+
+    def __init__(self, env: gym.Env, seed: int | None, options: dict[str, Any]) -> None:
+        super().__init__(daemon=True, name="androidrl-reconnect")
+        self.env, self.seed, self.options = env, seed, options
+        self.result: tuple[Any, dict[str, Any]] | None = None
+        self.error = ""
+
+    def run(self) -> None:
+        try:
+            self.result = self.env.reset(seed=self.seed, options=self.options)
+        except (DeviceError, TaskError) as err:
+            self.error = f"{type(err).__name__}: {err}"
 
 
 class DeviceFaultGuard(gym.Wrapper):
-    """Keeps a worker alive while its device is away; the outermost wrapper of a worker env.
+    """Keeps a worker answering while its device is away; the outermost wrapper of a worker env.
+
+    ``reset(options={"probe": True})`` treats the device as faulted (a restarted worker
+    uses it, so a dead device never makes it wait the whole ``reset_timeout``).
 
     Args:
         env: The worker's env (AndroidEnv plus wrappers).
         retry_interval: Seconds between reconnection attempts while the device is down.
         probe_timeout: How long one attempt waits for the device.
-        max_down_seconds: Give up (raise) after the device was down this long.
+        max_down_seconds: Give up (raise :class:`DeviceError`) after the device was down this long.
     """
 
     def __init__(
@@ -37,7 +63,8 @@ class DeviceFaultGuard(gym.Wrapper):
         self.max_down_seconds = max_down_seconds
         self._down_since: float | None = None
         self._faulted = False  # the last step ended in a device fault
-        self._last_try = 0.0
+        self._attempt: _Attempt | None = None
+        self._started = 0.0  # when the last attempt started
         self._error = ""
 
     @property
@@ -58,34 +85,53 @@ class DeviceFaultGuard(gym.Wrapper):
         """Whether the device is currently unreachable."""
         return self._down_since is not None
 
-    def _blank(self) -> Any:
-        return _zeros(self.observation_space)
+    def _blank(self) -> tuple[Any, dict[str, Any]]:
+        return blank(self.observation_space), {"device_error": self._error, "device_down": True}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        now = time.monotonic()
-        if self._down_since is not None and now - self._last_try < self.retry_interval:
-            self._check_give_up(now)
-            return self._blank(), {"device_error": self._error, "device_down": True}
-        if self._down_since is not None or self._faulted:
-            # After a fault, probe briefly: waiting a whole reboot would hold up every worker.
-            options = {**(options or {}), "reset_timeout": self.probe_timeout}
+        options = dict(options or {})
+        probe = options.pop("probe", False)
+        if not (probe or self._faulted or self._down_since is not None):
+            return self._reset_now(seed, options)
+        return self._reset_in_background(seed, options)
+
+    def _reset_now(self, seed: int | None, options: dict[str, Any]):
         try:
-            obs, info = self.env.reset(seed=seed, options=options)
+            return self.env.reset(seed=seed, options=options or None)
         except (DeviceError, TaskError) as err:
-            self._down_since = self._down_since or now
-            self._last_try = time.monotonic()
             self._error = f"{type(err).__name__}: {err}"
-            self._check_give_up(self._last_try)
-            return self._blank(), {"device_error": self._error, "device_down": True}
-        self._down_since = None
+            self._down_since = time.monotonic()
+            return self._blank()
+
+    def _reset_in_background(self, seed: int | None, options: dict[str, Any]):
+        now = time.monotonic()
+        self._down_since = self._down_since or now
         self._faulted = False
-        return obs, info
+        attempt = self._attempt
+        if attempt is None and now - self._started >= self.retry_interval:
+            # After a fault, probe briefly: waiting a whole reboot would hold up the worker.
+            attempt = self._attempt = _Attempt(self.env, seed, {**options, "reset_timeout": self.probe_timeout})
+            self._started = now
+            attempt.start()
+        if attempt is not None:
+            attempt.join(GLANCE_SECONDS)
+            if not attempt.is_alive():
+                self._attempt = None
+                if attempt.result is not None:
+                    self._down_since, self._error, self._started = None, "", 0.0
+                    return attempt.result
+                self._error = attempt.error
+        self._check_give_up(time.monotonic())
+        return self._blank()
 
     def step(self, action: Any):
         if self._down_since is not None:  # answer at once; the next reset tries to reconnect
-            return self._blank(), 0.0, False, True, {"device_error": self._error, "device_down": True}
+            obs, info = self._blank()
+            return obs, 0.0, False, True, info
         obs, reward, terminated, truncated, info = self.env.step(action)
         self._faulted = bool(info.get("device_error"))
+        if self._faulted:
+            self._error = info["device_error"]
         return obs, reward, terminated, truncated, info
 
     def _check_give_up(self, now: float) -> None:
@@ -96,13 +142,7 @@ class DeviceFaultGuard(gym.Wrapper):
                 serial=self.serial,
             )
 
-
-def _zeros(space: gym.Space) -> Any:
-    """A blank member of ``space``: black images, empty paths."""
-    if isinstance(space, gym.spaces.Dict):
-        return {k: _zeros(s) for k, s in space.spaces.items()}
-    if isinstance(space, gym.spaces.Box):
-        return np.zeros(space.shape, dtype=space.dtype)
-    if isinstance(space, gym.spaces.Text):
-        return ""
-    return space.sample()
+    def close(self) -> None:
+        if self._attempt is not None:
+            self._attempt.join(self.probe_timeout + 1)  # it uses the device that close() releases
+        super().close()

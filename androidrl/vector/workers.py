@@ -1,8 +1,12 @@
-"""What runs in a worker: the function that builds one device's env (device, AndroidEnv, wrappers, Monitor, guard)."""
+"""What runs in a worker: building its envs (device, AndroidEnv, wrappers, Monitor, guard), and its loop."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import traceback
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +70,87 @@ def _has_episodes(path: Path) -> bool:
         return False
     with path.open() as f:
         return sum(1 for _, _line in zip(range(3), f)) == 3  # the JSON header, the CSV header, a row
+
+
+# ---------------------------------------------------------------------------- the worker process
+
+
+def run_worker(conn: Connection, env_fns: list[Callable[[], gym.Env]], slots: list[int], buffer: Any) -> None:
+    """The loop of one worker process: build its envs, then answer the parent's commands until ``close``.
+
+    Each command is one message and each answer one message: ``("ok", payload)`` or
+    ``("error", text)``. Observations go to ``buffer`` (shared memory, slot per env) when
+    there is one, else in the answer. A step resets an env whose episode ended at once
+    (``SAME_STEP``) and answers, per env, ``(obs or None, reward, terminated, truncated,
+    info, final)`` where ``final`` is ``(final_obs, reset_info)`` for an episode that ended.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it closes us
+    envs: list[gym.Env] = []
+    try:
+        envs = [fn() for fn in env_fns]
+        while True:
+            try:
+                command, data = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                return
+            try:
+                if command == "close":
+                    conn.send(("ok", None))
+                    return
+                conn.send(("ok", _HANDLERS[command](envs, slots, buffer, data)))
+            except Exception as err:  # noqa: BLE001 (reported to the parent, which decides)
+                conn.send(("error", f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=8)}"))
+    except (BrokenPipeError, EOFError, KeyboardInterrupt):
+        return
+    finally:
+        for env in envs:
+            with contextlib.suppress(Exception):
+                env.close()
+
+
+def _obs(buffer: Any, slot: int, obs: Any) -> Any:
+    if buffer is None:
+        return obs
+    buffer.write(slot, obs)
+    return None
+
+
+def _step(envs: list[gym.Env], slots: list[int], buffer: Any, actions: list[Any]) -> list[tuple]:
+    answers = []
+    for env, slot, action in zip(envs, slots, actions):
+        obs, reward, terminated, truncated, info = env.step(action)
+        final = None
+        if terminated or truncated:
+            final_obs = obs
+            obs, reset_info = env.reset()
+            final = (final_obs, reset_info)
+        answers.append((_obs(buffer, slot, obs), float(reward), bool(terminated), bool(truncated), info, final))
+    return answers
+
+
+def _reset(envs: list[gym.Env], slots: list[int], buffer: Any, data: tuple) -> list[tuple]:
+    seeds, options = data
+    answers = []
+    for env, slot, seed in zip(envs, slots, seeds):
+        obs, info = env.reset(seed=seed, options=options)
+        answers.append((_obs(buffer, slot, obs), info))
+    return answers
+
+
+def _call(envs: list[gym.Env], slots: list[int], buffer: Any, data: tuple) -> list[Any]:
+    name, args, kwargs = data
+    results = []
+    for env in envs:
+        attr = env.get_wrapper_attr(name)
+        results.append(attr(*args, **kwargs) if callable(attr) else attr)
+    return results
+
+
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "step": _step,
+    "reset": _reset,
+    "call": _call,
+    "get": lambda envs, slots, buffer, name: [env.get_wrapper_attr(name) for env in envs],
+    "has": lambda envs, slots, buffer, name: [env.has_wrapper_attr(name) for env in envs],
+    "set": lambda envs, slots, buffer, data: [env.set_wrapper_attr(data[0], v) for env, v in zip(envs, data[1])],
+}
