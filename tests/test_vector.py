@@ -1,6 +1,8 @@
 """Vector envs over devices: SB3 and Gymnasium faces, seeding, fault isolation, per-worker recovery."""
 
+import multiprocessing
 import os
+import resource
 import signal
 import time
 
@@ -254,3 +256,21 @@ def test_a_worker_that_hangs_in_reset_is_restarted():
 def test_sb3_backends_refuse_arguments_only_the_async_one_takes():
     with pytest.raises(TypeError, match="step_timeout: only the async backend takes these"):
         make_sb3_vec_env([SMALL], "tap-target", wrap, backend="dummy", step_timeout=5)
+
+
+def test_a_write_error_in_a_step_ends_the_episode_and_the_worker_lives_on(tmp_path):
+    def small_files(env):  # in the worker: files may not grow past 200 bytes, as on a full disk
+        if multiprocessing.parent_process() is not None:  # (the parent builds one env to read the spaces)
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (200, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+        return wrap(env)
+
+    env = SB3VecEnv(make_vector_env([SMALL], "tap-target", small_files, monitor_dir=tmp_path))
+    env.reset()
+    errors = []
+    for _ in range(60):  # 6 episodes of 10 steps: the Monitor's rows soon no longer fit
+        obs, rewards, dones, infos = env.step(np.array([0]))
+        errors += [infos[0]["device_error"]] if dones[0] and infos[0]["device_error"] else []
+    assert errors and all("File too large" in e for e in errors)
+    assert env.restarts == 0 and obs[0].any()  # the same worker, still stepping on the real screen
+    env.close()

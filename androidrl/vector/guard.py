@@ -6,7 +6,8 @@ holds up the step (and so the other devices) for longer than a glance; until the
 answers, every step is answered at once with a blank observation, ``truncated=True`` and
 ``info["device_error"]`` / ``info["device_down"]``. A new attempt starts every
 ``retry_interval`` seconds; after ``max_down_seconds`` the guard gives up with an error
-naming the serial.
+naming the serial. An ``OSError`` in a step (a full disk under the Monitor's CSV, say)
+ends that episode with its reason instead of killing the worker.
 """
 
 from __future__ import annotations
@@ -128,7 +129,12 @@ class DeviceFaultGuard(gym.Wrapper):
         if self._down_since is not None:  # answer at once; the next reset tries to reconnect
             obs, info = self._blank()
             return obs, 0.0, False, True, info
-        obs, reward, terminated, truncated, info = self.env.step(action)
+        try:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+        except OSError as err:  # e.g. a full disk under the Monitor's CSV: end the episode, keep the worker
+            obs, info = self._blank()
+            info.update(device_error=f"{type(err).__name__}: {err}", device_down=False)
+            return obs, 0.0, False, True, info
         self._faulted = bool(info.get("device_error"))
         if self._faulted:
             self._error = info["device_error"]
