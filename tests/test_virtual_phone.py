@@ -277,9 +277,9 @@ def test_incremental_frames_equal_full_redraws():
                 phone.shell(f"svc wifi {'enable' if rng.random() < 0.5 else 'disable'}")
             frame = phone.screenshot()  # brings the display list up to date
             full = Image.new("RGB", (width, height), (255, 255, 255))
-            _draw_ops(full, phone._ops)
+            _draw_ops(full, phone.display._ops)
             assert np.array_equal(frame, np.asarray(full))
-        assert phone._renderer.partial_frames > 10  # the incremental path was taken
+        assert phone.display._renderer.partial_frames > 10  # the incremental path was taken
 
 
 def test_changed_region_follows_the_frames(phone):

@@ -14,20 +14,17 @@ import posixpath
 import re
 import time
 import zlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from androidrl.keycodes import KEYCODE_ENTER, keycode_from_string
-from androidrl.virtual.activity import Intent, short_component
-from androidrl.virtual.apps import settings as settings_app
+from androidrl.virtual.activity import App
+from androidrl.virtual.core import PhoneCore
+from androidrl.virtual.intent import Intent, short_component
 from androidrl.virtual.settings_db import NAMESPACES
-from androidrl.virtual.shell import ShellExit
-
-if TYPE_CHECKING:
-    from androidrl.virtual.shell import Shell
+from androidrl.virtual.shell import Command, Shell, ShellExit
 
 Result = tuple[bytes, bytes, int]
-COMMANDS: dict[str, Callable[[Shell, list[str], bytes], Result]] = {}
+#: Every command of the phone's shell by name; :class:`~androidrl.virtual.phone.VirtualPhone` gives it to its shells.
+COMMANDS: dict[str, Command] = {}
 
 
 def command(*names: str):
@@ -545,7 +542,7 @@ def _required(rest: list[str], count: int, args: list[str]) -> list[str]:
     return rest[:count]
 
 
-def _input_command(phone, sub: str, rest: list[str], args: list[str]) -> Result:
+def _input_command(phone: PhoneCore, sub: str, rest: list[str], args: list[str]) -> Result:
     if sub == "text":
         (text,) = _required(rest, 1, args)
         typed = decode_input_text(text)
@@ -607,18 +604,19 @@ def _finite(*values: float) -> bool:
     return all(v == v and abs(v) != float("inf") for v in values)
 
 
-def _motion_event(phone, action: str, x: float, y: float) -> Result:
+def _motion_event(phone: PhoneCore, action: str, x: float, y: float) -> Result:
     """``input motionevent``: a DOWN ... UP pair becomes a tap, long press or swipe."""
+    touch = phone.input
     if action == "DOWN":
-        phone.touch_down = (x, y, time.monotonic())
+        touch.touch_down = (x, y, time.monotonic())
     elif action == "UP":
-        down = getattr(phone, "touch_down", None)
-        phone.touch_down = None
+        down = touch.touch_down
+        touch.touch_down = None
         if down is not None and _finite(x, y):
             held_ms = int((time.monotonic() - down[2]) * 1000)
             phone.swipe(down[0], down[1], x, y, duration_ms=held_ms)
     elif action == "CANCEL":
-        phone.touch_down = None
+        touch.touch_down = None
     elif action != "MOVE":
         raise JavaException("java.lang.IllegalArgumentException", f"Unknown action: {action}", _INPUT_FRAME)
     return ok()
@@ -853,7 +851,7 @@ def _am(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return java_exception_result(sub, exc)
 
 
-def _am_command(phone, sub: str, rest: list[str]) -> Result:
+def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
     if sub in ("start", "start-activity"):
         intent, options = parse_intent(rest)
         out = []
@@ -908,7 +906,7 @@ def _pm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     return _package_command(sh.phone, argv[1:])
 
 
-def _package_command(phone, args: list[str]) -> Result:
+def _package_command(phone: PhoneCore, args: list[str]) -> Result:
     if not args:
         return ok(
             "Package manager (package) commands:\n  help\n    Print this help text.\n"
@@ -943,7 +941,7 @@ def _package_command(phone, args: list[str]) -> Result:
     return f"Unknown command: {sub}\n".encode(), b"", 255
 
 
-def _apk_path(app) -> str:
+def _apk_path(app: App) -> str:
     if app.system:
         name = app.label.replace(" ", "")
         return f"/system/app/{name}/{name}.apk"
@@ -1052,8 +1050,8 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 def _svc(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     phone = sh.phone
     if len(argv) == 3 and argv[1] in ("wifi", "bluetooth") and argv[2] in ("enable", "disable"):
-        setter = settings_app.set_wifi if argv[1] == "wifi" else settings_app.set_bluetooth
-        setter(phone, argv[2] == "enable")
+        setter = phone.radios.set_wifi if argv[1] == "wifi" else phone.radios.set_bluetooth
+        setter(argv[2] == "enable")
         return ok()
     if len(argv) >= 2 and argv[1] in ("data", "power", "usb", "nfc"):
         return ok()
@@ -1092,17 +1090,17 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return COMMANDS[name](sh, [name, *rest], stdin)
     if service == "connectivity" and rest[:1] == ["airplane-mode"]:
         if len(rest) == 1:
-            return ok("enabled\n" if settings_app.airplane_enabled(phone) else "disabled\n")
+            return ok("enabled\n" if phone.radios.airplane_enabled else "disabled\n")
         if rest[1] in ("enable", "disable"):
-            settings_app.set_airplane(phone, rest[1] == "enable")
+            phone.radios.set_airplane(rest[1] == "enable")
             return ok()
     if service == "wifi" and rest[:1] == ["set-wifi-enabled"] and len(rest) == 2:
-        settings_app.set_wifi(phone, rest[1] == "enabled")
+        phone.radios.set_wifi(rest[1] == "enabled")
         return ok()
     if service == "wifi" and rest[:1] == ["status"]:
-        return ok("Wifi is enabled\n" if settings_app.wifi_enabled(phone) else "Wifi is disabled\n")
+        return ok("Wifi is enabled\n" if phone.radios.wifi_enabled else "Wifi is disabled\n")
     if service == "bluetooth_manager" and rest[:1] in (["enable"], ["disable"]):
-        settings_app.set_bluetooth(phone, rest[0] == "enable")
+        phone.radios.set_bluetooth(rest[0] == "enable")
         return ok()
     if service in ("connectivity", "wifi", "bluetooth_manager"):
         return f"Unknown command: {' '.join(rest)}\n".encode(), b"", 255

@@ -18,10 +18,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from androidrl.virtual.phone import VirtualPhone
+from androidrl.virtual.core import PhoneCore
 
 MAX_SUBSTITUTION_DEPTH = 16
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -62,19 +60,26 @@ class _Word:
 
 
 class Shell:
-    """One shell invocation (``sh -c LINE``) on a phone: its own cwd, variables and ``$?``."""
+    """One shell invocation (``sh -c LINE``) on a phone: its own cwd, variables and ``$?``.
+
+    Args:
+        phone: The phone the commands act on.
+        commands: Command name -> implementation (the shell language knows none itself).
+        cancel: Set it to interrupt a running command.
+        deadline: ``time.monotonic()`` after which waiting commands give up.
+        depth: How deep in command substitutions this shell runs.
+    """
 
     def __init__(
         self,
-        phone: VirtualPhone,
+        phone: PhoneCore,
+        commands: dict[str, Command],
         cancel: threading.Event | None = None,
         deadline: float | None = None,
         depth: int = 0,
     ) -> None:
-        from androidrl.virtual.commands import COMMANDS
-
         self.phone = phone
-        self.commands: dict[str, Command] = COMMANDS
+        self.commands = commands
         self.cancel = cancel or threading.Event()
         self.deadline = deadline
         self.depth = depth
@@ -187,7 +192,7 @@ class Shell:
         """Output of ``$(command)``, trailing newlines removed."""
         if self.depth >= MAX_SUBSTITUTION_DEPTH:
             raise ShellSyntaxError("command substitution nested too deeply")
-        inner = Shell(self.phone, self.cancel, self.deadline, self.depth + 1)
+        inner = Shell(self.phone, self.commands, self.cancel, self.deadline, self.depth + 1)
         inner.cwd, inner.variables = self.cwd, dict(self.variables)
         result = inner.run(command)
         self.status = result.exit_code

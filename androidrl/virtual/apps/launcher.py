@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import ACTION_MAIN, CATEGORY_LAUNCHER, Activity, App, Intent
+from androidrl.virtual.activity import Activity, App
+from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
 from androidrl.virtual.views import WHITE, AppIcon, FrameLayout, View
 
 PACKAGE = "com.android.launcher3"
@@ -18,9 +19,10 @@ class LauncherActivity(Activity):
 
     def build(self) -> View:
         apps = sorted(
-            (a for a in self.phone.apps.values() if a.main and a.package != PACKAGE), key=lambda a: a.label.lower()
+            (a for a in self.context.apps.values() if a.main and a.package != PACKAGE), key=lambda a: a.label.lower()
         )
-        width_dp = self.phone.width / self.phone.scale
+        metrics = self.context.metrics
+        width_dp = metrics.width / metrics.scale
         cell = width_dp / COLUMNS
         icons: list[View] = []
         for i, app in enumerate(apps):
@@ -42,7 +44,7 @@ class LauncherActivity(Activity):
 
     def open(self, app: App) -> None:
         """Launch ``app`` as a tap on its icon does."""
-        self.phone.start_activity(
+        self.context.start_activity(
             Intent(action=ACTION_MAIN, categories=(CATEGORY_LAUNCHER,), component=(app.package, app.main))
         )
 

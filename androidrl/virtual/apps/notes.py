@@ -8,8 +8,9 @@ is how tasks put an instruction on screen.
 from __future__ import annotations
 
 from androidrl.keycodes import KEYCODE_DEL, KEYCODE_ENTER
-from androidrl.virtual.activity import Activity, App, app_bar, primary_button, text_field
+from androidrl.virtual.activity import Activity, App
 from androidrl.virtual.views import SURFACE, LinearLayout, ScrollingList, TextView, View
+from androidrl.virtual.widgets import app_bar, primary_button, text_field
 
 PACKAGE = "com.androidrl.notes"
 MAIN = "com.androidrl.notes.MainActivity"

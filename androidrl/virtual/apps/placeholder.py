@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import Activity, App, app_bar
+from androidrl.virtual.activity import Activity, App
 from androidrl.virtual.views import TEXT_SECONDARY, LinearLayout, TextView, View
+from androidrl.virtual.widgets import app_bar
 
 
 class PlaceholderActivity(Activity):

@@ -27,7 +27,7 @@ class TargetActivity(Activity):
 
     def on_create(self) -> None:
         seed = self.intent.extra_int("seed")
-        self.rng = np.random.default_rng(seed if seed is not None else self.phone.next_seed())
+        self.rng = np.random.default_rng(seed if seed is not None else self.context.next_seed())
         self.size = max(8, self.intent.extra_int("size", 96) or 96)
         self.grid = max(0, self.intent.extra_int("grid", 0) or 0)
         self.instruction = str(self.intent.extras.get("instruction", ""))
@@ -38,8 +38,8 @@ class TargetActivity(Activity):
 
     def _area(self) -> tuple[float, float]:
         """Play area (width, height) in dp: the content area below the score line."""
-        phone = self.phone
-        return phone.width / phone.scale, phone.content_height_dp - SCORE_HEIGHT
+        metrics = self.context.metrics
+        return metrics.width / metrics.scale, metrics.content_height_dp - SCORE_HEIGHT
 
     def _place(self) -> tuple[float, float]:
         width, height = self._area()

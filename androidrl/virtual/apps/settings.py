@@ -1,15 +1,15 @@
 """``com.android.settings``: the main list, Network & internet, Connected devices, About phone.
 
-Switches read and write the same ``settings global`` keys as Android (``wifi_on``,
-``bluetooth_on``, ``airplane_mode_on``), with Android's airplane-mode rules: turning it on
-switches off the radios in ``airplane_mode_radios`` (Wi-Fi ``1 -> 3``, Bluetooth ``1 -> 2``)
-and turning it off restores them.
+The Wi-Fi, Bluetooth and Airplane mode switches show and flip the system's radios
+(:class:`~androidrl.virtual.radios.Radios`), the same state ``svc``, ``cmd`` and
+``settings global`` reach, so the app holds none of its own.
 """
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import Activity, App, app_bar, list_row
+from androidrl.virtual.activity import Activity, App
 from androidrl.virtual.views import TEXT_SECONDARY, LinearLayout, ScrollingList, TextView, View
+from androidrl.virtual.widgets import app_bar, list_row
 
 PACKAGE = "com.android.settings"
 MAIN = "com.android.settings.Settings"
@@ -17,49 +17,6 @@ NETWORK = "com.android.settings.Settings$NetworkDashboardActivity"
 CONNECTED = "com.android.settings.Settings$ConnectedDeviceDashboardActivity"
 ABOUT = "com.android.settings.Settings$MyDeviceInfoActivity"
 SUBPAGE = "com.android.settings.SubSettings"
-
-
-def wifi_enabled(phone) -> bool:
-    """Wi-Fi is on when ``wifi_on`` is 1, or 2 (turned on during airplane mode)."""
-    return phone.settings.get("global", "wifi_on") in ("1", "2")
-
-
-def bluetooth_enabled(phone) -> bool:
-    """Bluetooth is on when ``bluetooth_on`` is 1."""
-    return phone.settings.get("global", "bluetooth_on") == "1"
-
-
-def airplane_enabled(phone) -> bool:
-    """Airplane mode is on when ``airplane_mode_on`` is 1."""
-    return phone.settings.get("global", "airplane_mode_on") == "1"
-
-
-def set_wifi(phone, on: bool) -> None:
-    """Turn Wi-Fi on or off as the Wi-Fi toggle (and ``svc wifi``) does."""
-    value = ("2" if airplane_enabled(phone) else "1") if on else "0"
-    phone.settings.put("global", "wifi_on", value)
-
-
-def set_bluetooth(phone, on: bool) -> None:
-    """Turn Bluetooth on or off."""
-    phone.settings.put("global", "bluetooth_on", "1" if on else "0")
-
-
-def set_airplane(phone, on: bool) -> None:
-    """Turn airplane mode on or off, switching the affected radios like Android."""
-    radios = (phone.settings.get("global", "airplane_mode_radios") or "").split(",")
-    wifi, bt = phone.settings.get("global", "wifi_on"), phone.settings.get("global", "bluetooth_on")
-    phone.settings.put("global", "airplane_mode_on", "1" if on else "0")
-    if on:
-        if "wifi" in radios and wifi == "1":
-            phone.settings.put("global", "wifi_on", "3")
-        if "bluetooth" in radios and bt == "1":
-            phone.settings.put("global", "bluetooth_on", "2")
-    else:
-        if wifi in ("2", "3"):
-            phone.settings.put("global", "wifi_on", "1")
-        if bt == "2":
-            phone.settings.put("global", "bluetooth_on", "1")
 
 
 # (title, summary, glyph, colour, activity) of the main list, in Android 14's order.
@@ -112,7 +69,7 @@ class SettingsActivity(_Page):
     title = "Settings"
 
     def rows(self) -> list[View]:
-        model = self.phone.getprop("ro.product.model")
+        model = self.context.getprop("ro.product.model")
         return [
             list_row(
                 title, summary or model, on_click=lambda c=cls, t=title: self.start(c, title=t), icon=(glyph, color)
@@ -127,17 +84,17 @@ class NetworkActivity(_Page):
     title = "Network & internet"
 
     def rows(self) -> list[View]:
-        phone = self.phone
-        wifi, airplane = wifi_enabled(phone), airplane_enabled(phone)
+        radios = self.context.radios
+        wifi, airplane = radios.wifi_enabled, radios.airplane_enabled
         return [
             list_row(
                 "Wi-Fi",
                 "AndroidWifi" if wifi else "Off",
                 switch=wifi,
-                on_click=lambda: set_wifi(phone, not wifi_enabled(phone)),
+                on_click=lambda: radios.set_wifi(not radios.wifi_enabled),
             ),
             list_row(
-                "Airplane mode", "", switch=airplane, on_click=lambda: set_airplane(phone, not airplane_enabled(phone))
+                "Airplane mode", "", switch=airplane, on_click=lambda: radios.set_airplane(not radios.airplane_enabled)
             ),
             list_row("Hotspot & tethering", "Off"),
             list_row("Data Saver", "Off"),
@@ -152,14 +109,14 @@ class ConnectedDevicesActivity(_Page):
     title = "Connected devices"
 
     def rows(self) -> list[View]:
-        phone = self.phone
-        bt = bluetooth_enabled(phone)
+        radios = self.context.radios
+        bt = radios.bluetooth_enabled
         return [
             list_row(
                 "Bluetooth",
                 "On" if bt else "Off",
                 switch=bt,
-                on_click=lambda: set_bluetooth(phone, not bluetooth_enabled(phone)),
+                on_click=lambda: radios.set_bluetooth(not radios.bluetooth_enabled),
             ),
             list_row("Pair new device", ""),
             list_row("Connection preferences", "NFC, Android Auto"),
@@ -172,7 +129,7 @@ class AboutActivity(_Page):
     title = "About phone"
 
     def rows(self) -> list[View]:
-        prop = self.phone.getprop
+        prop = self.context.getprop
         return [
             list_row("Device name", prop("ro.product.model")),
             list_row("Model", prop("ro.product.model")),

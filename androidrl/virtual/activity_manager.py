@@ -1,0 +1,161 @@
+"""The activity manager: the stack of tasks, and starting, finishing and stopping activities."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from androidrl.virtual.activity import Activity, App, Context
+from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_HOME, Intent
+
+
+class ActivityManager:
+    """Runs the installed apps' activities in tasks, as Android's ActivityTaskManager does.
+
+    Each task is a list of activities, bottom first; the last task is in front. The state
+    is plain (lists of activity objects, each app's ``data``), so it can be copied.
+
+    Args:
+        apps: Installed packages by name, shared with whoever installs them.
+        home: (package, activity class) of the home screen, started by HOME and at boot.
+        context: What the activities it creates get to reach the system with.
+        lock: The phone's lock, held while the stack changes.
+        on_change: Runs after every change of what is in front (the screen must be rebuilt).
+    """
+
+    def __init__(
+        self,
+        apps: dict[str, App],
+        home: tuple[str, str],
+        context: Context,
+        *,
+        lock: threading.RLock,
+        on_change: Callable[[], None],
+    ) -> None:
+        self.apps = apps
+        self.home = home
+        self.context = context
+        self._lock = lock
+        self._on_change = on_change
+        self._tasks: list[list[Activity]] = []
+
+    @property
+    def top_activity(self) -> Activity:
+        """The activity in front."""
+        return self._tasks[-1][-1]
+
+    def activity_stack(self) -> list[list[str]]:
+        """Components of every task's activities, bottom task first (for tests and dumpsys)."""
+        return [[a.component for a in task] for task in self._tasks]
+
+    def foreground(self) -> tuple[str, str]:
+        """(package, activity class) in front."""
+        with self._lock:
+            top = self.top_activity
+            return top.app.package, top.cls
+
+    @property
+    def idle(self) -> bool:
+        """False while the activity in front animates; ``uiautomator dump`` needs an idle screen."""
+        with self._lock:
+            return not self.top_activity.animating
+
+    def boot(self) -> None:
+        """Reset running state as a boot does: no tasks but the home screen. Data survives."""
+        self._tasks = []
+        self.go_home()
+
+    def go_home(self) -> None:
+        """Bring the home screen to the front, starting it if needed (HOME key, home intent)."""
+        package, cls = self.home
+        for task in self._tasks:
+            if task[0].app.package == package:
+                self._tasks.remove(task)
+                self._tasks.append(task)
+                break
+        else:
+            launcher = self.apps[package]
+            self._tasks.append([self._create(launcher, cls, Intent(ACTION_MAIN))])
+        self._on_change()
+
+    def resolve(self, intent: Intent) -> tuple[App, str] | None:
+        """The app and activity class an intent starts, or None."""
+        if intent.component is not None:
+            app = self.apps.get(intent.component[0])
+            cls = intent.component[1]
+            return (app, cls) if app is not None and cls in app.activities else None
+        if intent.package is not None:
+            app = self.apps.get(intent.package)
+            if app is None:
+                return None
+            cls = app.actions.get(intent.action or "") or (app.main if intent.action in (None, ACTION_MAIN) else None)
+            return (app, cls) if cls else None
+        for app in self.apps.values():
+            if intent.action in app.actions:
+                return app, app.actions[intent.action]
+        return None
+
+    def start_activity(self, intent: Intent) -> str:
+        """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.
+
+        Returns:
+            ``"started"``, ``"brought-to-front"`` (the app's task was resumed as it was),
+            ``"home"``, or ``"not-found"`` when nothing resolves.
+        """
+        with self._lock:
+            if CATEGORY_HOME in intent.categories and intent.component is None:
+                self.go_home()
+                return "home"
+            target = self.resolve(intent)
+            if target is None:
+                return "not-found"
+            app, cls = target
+            if app.package == self.home[0]:
+                self.go_home()
+                return "home"
+            task = next((t for t in self._tasks if t[0].app is app), None)
+            if task is not None:
+                self._tasks.remove(task)
+                self._tasks.append(task)
+                if task[0].cls == cls and intent.action in (None, ACTION_MAIN):
+                    self._on_change()
+                    return "brought-to-front"
+                task.append(self._create(app, cls, intent))
+            else:
+                self._tasks.append([self._create(app, cls, intent)])
+            self._on_change()
+            return "started"
+
+    def finish_activity(self, activity: Activity) -> None:
+        """Remove ``activity``; an emptied task goes, and the home screen is never left without a task."""
+        with self._lock:
+            for task in self._tasks:
+                if activity in task:
+                    task.remove(activity)
+                    if not task:
+                        self._tasks.remove(task)
+                    break
+            if not self._tasks:
+                self.go_home()
+            self._on_change()
+
+    def force_stop(self, package: str) -> None:
+        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        with self._lock:
+            self._tasks = [t for t in self._tasks if t[0].app.package != package]
+            if not self._tasks or package == self.home[0]:
+                self.go_home()
+            self._on_change()
+
+    def clear_data(self, package: str) -> bool:
+        """``pm clear``: stop the app and wipe its data. False for an unknown package."""
+        with self._lock:
+            app = self.apps.get(package)
+            if app is None:
+                return False
+            self.force_stop(package)
+            app.data.clear()
+            return True
+
+    def _create(self, app: App, cls: str, intent: Intent) -> Activity:
+        return app.activities[cls](self.context, app, cls, intent)
