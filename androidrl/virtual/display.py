@@ -57,7 +57,6 @@ class Display:
         self._ops: tuple[Op, ...] = ()
         self._xml: str | None = None
         self._screencap_cache: tuple | None = None
-        self._rgba: tuple[np.ndarray | None, np.ndarray | None] = (None, None)  # raw buffer, the frame in it
 
     def invalidate(self) -> None:
         """Mark the screen as needing a rebuild (cheap; the frame is redrawn only if it differs)."""
@@ -121,8 +120,8 @@ class Display:
     def screencap(self, png: bool = False) -> bytes:
         """What ``screencap`` writes: PNG bytes, or the raw header plus RGBA pixels.
 
-        The encoding of the current frame is cached, as the frame itself is; the raw
-        pixels live in one RGBA buffer that only the changed region of a new frame updates.
+        The encoding of the current frame is cached, as the frame itself is; the raw pixels
+        are the renderer's RGBX memory, sent as it is.
         """
         frame = self.screenshot()
         key = (id(frame), png)
@@ -142,17 +141,11 @@ class Display:
         return data
 
     def _rgba_of(self, frame: np.ndarray) -> memoryview:
-        buffer, last = self._rgba
-        region = None
-        if buffer is None or buffer.shape[:2] != frame.shape[:2]:
-            buffer = np.empty((*frame.shape[:2], 4), dtype=np.uint8)
-            buffer[..., 3] = 255  # opaque
-        elif last is not None:
-            region = self.changed_region(last, frame)
-        left, top, right, bottom = region if region is not None else (0, 0, frame.shape[1], frame.shape[0])
-        buffer[top:bottom, left:right, :3] = frame[top:bottom, left:right]
-        self._rgba = (buffer, frame)
-        return memoryview(buffer).cast("B")
+        """The frame's pixels as RGBA bytes: the renderer's RGBX memory itself (X is 255, opaque)."""
+        buffer = self._renderer.rgbx(frame)
+        if buffer is None:  # not the current frame (cannot happen under the lock): pack it
+            buffer = np.dstack([frame, np.full(frame.shape[:2], 255, np.uint8)])
+        return memoryview(np.ascontiguousarray(buffer)).cast("B")
 
     def dump_ui(self) -> str:
         """The ``uiautomator dump`` XML of the window in front."""

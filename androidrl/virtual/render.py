@@ -1,4 +1,4 @@
-"""Draw a laid-out view tree into an RGB frame.
+"""Draw a laid-out view tree into an RGB frame (kept in RGBX memory).
 
 Drawing happens in two steps: :func:`display_list` turns the tree into a tuple of plain
 drawing operations (cheap, pure Python), and :class:`Renderer` rasterises it with PIL only
@@ -124,6 +124,10 @@ class Renderer:
     region those operations cover (old and new) is drawn again — every operation that
     touches the region, in order, on a background-filled patch — and pasted into a copy
     of the last frame. A screen where one line of text changed costs that line.
+
+    Frames live in RGBX memory (four bytes a pixel, X = 255), which PIL draws into and
+    reads from without converting, and which is also ``screencap``'s raw RGBA: a frame is
+    the ``(height, width, 3)`` view of it, and :meth:`rgbx` gives the buffer itself.
     """
 
     #: Redraw everything once the damaged area passes this share of the screen.
@@ -137,37 +141,46 @@ class Renderer:
         self.background = background
         self._ops: tuple[Op, ...] | None = None
         self._frame: np.ndarray | None = None
+        self._buffer: np.ndarray | None = None  # the RGBX memory under ``_frame``
         self.frames_drawn = 0
         self.partial_frames = 0
         # (frame, the frame it was drawn over, the region that differs), newest last
         self._history: deque[tuple[weakref.ref, weakref.ref | None, Box]] = deque(maxlen=16)
 
     def render(self, ops: tuple[Op, ...]) -> np.ndarray:
-        """The frame for ``ops``: a read-only ``(height, width, 3)`` uint8 array."""
+        """The frame for ``ops``: a read-only ``(height, width, 3)`` uint8 array (a view of RGBX memory)."""
         if self._frame is not None and ops == self._ops:
             return self._frame
-        region = self._damage(ops) if self._frame is not None else None
-        if region == _NOTHING:
+        regions = self._damage(ops) if self._frame is not None else None
+        if regions == []:
             self._ops = ops
             return self._frame
         previous = self._frame
-        if region is None:
-            image = Image.new("RGB", (self.width, self.height), self.background)
-            _draw_ops(image, ops)
-            frame = np.asarray(image)
+        if regions is None:
+            buffer = np.empty((self.height, self.width, 4), dtype=np.uint8)
+            buffer.view(np.uint32).fill(_pixel(self.background))
+            _draw_ops(_canvas(buffer), ops)
             region = (0, 0, self.width, self.height)
         else:
-            frame = self._frame.copy()
-            left, top, right, bottom = region
-            patch = Image.new("RGB", (right - left, bottom - top), self.background)
-            _draw_ops(patch, tuple(_shift(op, -left, -top) for op in ops if _touches(op[1], region, self.MARGIN)))
-            frame[top:bottom, left:right] = np.asarray(patch)
+            buffer = self._buffer.copy()  # frames are immutable: whoever holds the last one keeps it
+            canvas = _canvas(buffer)
+            for left, top, right, bottom in regions:
+                patch = Image.new("RGBX", (right - left, bottom - top), self.background)
+                box = (left, top, right, bottom)
+                _draw_ops(patch, tuple(_shift(op, -left, -top) for op in ops if _touches(op[1], box, self.MARGIN)))
+                canvas.paste(patch, (left, top))
+            region = functools.reduce(_union, regions)
             self.partial_frames += 1
-        frame.flags.writeable = False
+        buffer.flags.writeable = False
+        frame = buffer[..., :3]
         self._history.append((weakref.ref(frame), weakref.ref(previous) if previous is not None else None, region))
-        self._ops, self._frame = ops, frame
+        self._ops, self._frame, self._buffer = ops, frame, buffer
         self.frames_drawn += 1
         return frame
+
+    def rgbx(self, frame: np.ndarray) -> np.ndarray | None:
+        """The ``(height, width, 4)`` RGBX memory under ``frame`` if it is this renderer's current frame."""
+        return self._buffer if frame is self._frame else None
 
     def changed_region(self, old: np.ndarray, new: np.ndarray) -> Box | None:
         """The region where ``new`` differs from ``old`` (both frames of this renderer), or None if unknown."""
@@ -187,21 +200,31 @@ class Renderer:
             target = parent
         return None
 
-    def _damage(self, ops: tuple[Op, ...]) -> Box | None:
-        """The screen region that differs between the last display list and ``ops``, or None for all of it."""
-        boxes = _changed_boxes(self._ops, ops)
-        if not boxes:
-            return _NOTHING
-        m = self.MARGIN
-        left = max(0, min(b[0] for b in boxes) - m)
-        top = max(0, min(b[1] for b in boxes) - m)
-        right = min(self.width, max(b[2] for b in boxes) + m)
-        bottom = min(self.height, max(b[3] for b in boxes) + m)
-        if right <= left or bottom <= top:
-            return _NOTHING  # what changed is off screen
-        if (right - left) * (bottom - top) > self.FULL_REDRAW_SHARE * self.width * self.height:
+    def _damage(self, ops: tuple[Op, ...]) -> list[Box] | None:
+        """The regions that differ between the last display list and ``ops`` (none: []), or None for all.
+
+        Each changed box, widened by the margin, is its own region (boxes that overlap are
+        merged), so a target that moves across the screen redraws where it was and where it
+        is, not everything between.
+        """
+        m, width, height = self.MARGIN, self.width, self.height
+        regions: list[Box] = []
+        for b in _changed_boxes(self._ops, ops):
+            box = (max(0, b[0] - m), max(0, b[1] - m), min(width, b[2] + m), min(height, b[3] + m))
+            if box[2] <= box[0] or box[3] <= box[1]:
+                continue  # off screen
+            merged = True
+            while merged:  # absorb every region the box overlaps
+                merged = False
+                for other in regions:
+                    if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+                        regions.remove(other)
+                        box, merged = _union(box, other), True
+                        break
+            regions.append(box)
+        if sum((r[2] - r[0]) * (r[3] - r[1]) for r in regions) > self.FULL_REDRAW_SHARE * width * height:
             return None
-        return left, top, right, bottom
+        return regions
 
 
 def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
@@ -247,6 +270,19 @@ def _touches(box: Box, region: Box, margin: int) -> bool:
         and box[1] - margin < region[3]
         and box[3] + margin > region[1]
     )
+
+
+def _pixel(color: Color) -> int:
+    """An opaque RGBX pixel as the uint32 that fills a buffer fastest."""
+    return int(np.frombuffer(bytes((*color[:3], 255)), dtype=np.uint32)[0])
+
+
+def _canvas(buffer: np.ndarray) -> Image.Image:
+    """A PIL image drawing straight into an ``(h, w, 4)`` uint8 RGBX array (no copy either way)."""
+    height, width = buffer.shape[:2]
+    image = Image.frombuffer("RGBX", (width, height), buffer, "raw", "RGBX", 0, 1)
+    image.readonly = 0  # it is our buffer to draw in; PIL would otherwise copy it on the first write
+    return image
 
 
 def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:

@@ -36,6 +36,9 @@ _FITS = ("letterbox", "crop")
 # small enough that a changed button costs little, large enough that PIL's per-call
 # overhead does not dominate on small screens.
 BAND_PIXELS = 24_000
+# Big reductions first shrink by a whole factor (exact box averaging), then box-filter the
+# rest: about twice as fast as one box filter, and each band is still always computed alike.
+REDUCING_GAP = 2.0
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,21 @@ def check_shape(shape: tuple[int, int]) -> tuple[int, int]:
 
 #: ``(height, width)`` of an observation image (the type the config validates, too).
 Shape = Annotated[tuple[int, int], AfterValidator(check_shape)]
+
+
+def _rows_image(frame: np.ndarray, first: int, last: int) -> Image.Image:
+    """Rows ``first:last`` of an RGB frame as a PIL image, without copying when the frame allows it.
+
+    Frames of the virtual phone and of ``AdbDevice`` are RGB views of four-byte pixels
+    (RGBX / RGBA memory), which PIL reads in place; other frames are copied.
+    """
+    height, width = frame.shape[:2]
+    if frame.base is not None and frame.strides[1:] == (4, 1) and frame.strides[0] >= 4 * width:
+        pixels = np.lib.stride_tricks.as_strided(frame, (height, width, 4), (frame.strides[0], 4, 1), writeable=False)
+        rows = pixels[first:last]
+        if rows.flags.c_contiguous:
+            return Image.frombuffer("RGBX", (width, last - first), rows, "raw", "RGBX", 0, 1)
+    return Image.fromarray(np.ascontiguousarray(frame[first:last]))
 
 
 class ScreenshotObservation(gym.ObservationWrapper):
@@ -198,11 +216,14 @@ class ScreenshotObservation(gym.ObservationWrapper):
         bottom = min(out_height, top + rows)
         y0, y1 = top * height / out_height, bottom * height / out_height
         first, last = int(y0), min(height, int(np.ceil(y1)))
-        source = Image.fromarray(np.ascontiguousarray(frame[first:last]))
+        source = _rows_image(frame, first, last)
         if self.grayscale:
             source = source.convert("L")
-        band = source.resize((out_width, bottom - top), Image.BOX, box=(0, y0 - first, width, y1 - first))
-        scaled[top:bottom] = np.asarray(band).reshape(bottom - top, out_width, -1)
+        band = source.resize(
+            (out_width, bottom - top), Image.BOX, box=(0, y0 - first, width, y1 - first), reducing_gap=REDUCING_GAP
+        )
+        pixels = np.asarray(band)
+        scaled[top:bottom] = pixels.reshape(bottom - top, out_width, -1)[..., : scaled.shape[2]]
 
     def _compose(self, scaled: np.ndarray, geometry: Geometry) -> np.ndarray:
         """The scaled screen placed on the output canvas (letterbox bars, or cropped)."""
