@@ -243,7 +243,7 @@ class AndroidEnv(gym.Env):
             except ValueError as err:  # text Android cannot type: a no-op, reported
                 info["action_error"] = str(err)
             t_action = _ms(start)
-            snapshot = Snapshot(self.device)
+            snapshot = Snapshot(self.device, self._snapshot)
             t0 = time.perf_counter()
             evaluation = self.task.evaluate(snapshot)
             t_task = _ms(t0)

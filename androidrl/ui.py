@@ -105,13 +105,20 @@ def ui_elements(xml: str | ET.Element) -> list[UIElement]:
 class Snapshot:
     """The device's screen after an action, read lazily and at most once.
 
+    Args:
+        device: The device to read.
+        previous: The last step's snapshot: when the UI dump is the same, its parse is reused.
+
     Example:
         >>> snap = Snapshot(device)
         >>> 'text="Wi-Fi"' in snap.xml  # dumps the UI now; later reads reuse it
     """
 
-    def __init__(self, device: Device) -> None:
+    def __init__(self, device: Device, previous: Snapshot | None = None) -> None:
         self.device = device
+        # The last step's parse, reused when the UI dump comes back the same (most actions
+        # change a few pixels or nothing; the virtual phone even hands back the same string).
+        self._previous = previous
         self._xml: str | None = None
         self._hierarchy: ET.Element | None = None
         self._elements: list[UIElement] | None = None
@@ -127,6 +134,9 @@ class Snapshot:
             start = time.perf_counter()
             self._xml = self.device.dump_ui()
             self.timings_ms["xml"] = round((time.perf_counter() - start) * 1000, 3)
+            previous, self._previous = self._previous, None
+            if previous is not None and previous._xml == self._xml:
+                self._hierarchy, self._elements = previous._hierarchy, previous._elements
         return self._xml
 
     @property
