@@ -124,6 +124,10 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             def step(dev_tap, dev_shot, dev_xml) -> Callable[[], None]:
                 return lambda: (dev_tap(), dev_shot(), dev_xml())
 
+            # The transport limit: the same raw frame (``screencap``'s bytes, in a file) moved by
+            # adbd, the adb server and our client, with no phone work but a `cat`.
+            adb.shell("screencap /data/local/tmp/bench_frame.raw")
+            transport = lambda: adb.client.exec_out(adb.serial, "cat /data/local/tmp/bench_frame.raw")  # noqa: E731
             x, y = points["adbdevice"]
             lx, ly = points["inprocess"]
             lib_shot = lambda: np.asarray(lib.screenshot())  # noqa: E731  (decoded, like the others)
@@ -138,6 +142,7 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": lib_shot,
                             "adbdevice": adb.screenshot,
                             "inprocess": local.screenshot,
+                            "transport limit": transport,
                         },
                         rounds,
                         before=change_screen,
@@ -179,6 +184,7 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": step(lib_tap, lib_shot, lib.dump_hierarchy),
                             "adbdevice": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
                             "inprocess": step(lambda: local.tap(lx, ly), local.screenshot, local.dump_ui),
+                            "transport limit": transport,
                         },
                         rounds,
                     ),

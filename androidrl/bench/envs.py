@@ -46,11 +46,13 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             env.close()
 
 
-def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
+def _vector_rate(devices: list[str], backend: str, steps: int, **options) -> float:
     """Random-action steps per second (all envs together) of an SB3 vec env on ``devices``."""
     from androidrl.vector.sb3 import make_sb3_vec_env
 
-    env = make_sb3_vec_env(devices, "tap-target", pixel_wrap, backend=backend, env_kwargs={"dump_xml": False})
+    env = make_sb3_vec_env(
+        devices, "tap-target", pixel_wrap, backend=backend, env_kwargs={"dump_xml": False}, **options
+    )
     try:
         env.seed(0)
         env.reset()
@@ -66,21 +68,30 @@ def _vector_rate(devices: list[str], backend: str, steps: int) -> float:
         env.close()
 
 
+#: The vector backends compared: SB3's two, ours, and ours with two devices in each worker process.
+BACKENDS = {
+    "subproc (SB3)": ("subproc", {}),
+    "dummy (SB3)": ("dummy", {}),
+    "async (androidrl)": ("async", {}),
+    "async, 2 per worker": ("async", {"envs_per_worker": 2}),
+}
+
+
 def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """Wrapped (84x84, Discrete) vector steps/s on 1, 2, 4 virtual phones, and SB3's own vector envs."""
+    """Wrapped (84x84, Discrete) vector steps/s of every backend on 1, 2, 4 and 8 virtual phones."""
     device = f"virtual:{width}x{height}@{density}"
-    steps = 50 if rounds < 8 else 100 if rounds < 20 else 300
-    repeats = max(1, rounds // 8)
-    scaling = Figure.rate("vector steps/s, tap-target 84x84 (async)", "1 device")
-    backends = Figure.rate("vector steps/s, 2 devices, by backend", "subproc (SB3)")
-    for _ in range(repeats):
-        for n in (1, 2, 4):
-            scaling.samples.setdefault(f"{n} device{'s' if n > 1 else ''}", []).append(
-                _vector_rate([device] * n, "async", steps)
-            )
-        for backend, name in (("subproc", "subproc (SB3)"), ("dummy", "dummy (SB3)"), ("async", "async (androidrl)")):
-            backends.samples.setdefault(name, []).append(_vector_rate([device] * 2, backend, steps))
-    return [scaling, backends]
+    steps = 100 if rounds < 8 else 200 if rounds < 20 else 400
+    figures = []
+    for n in (1, 2, 4, 8):
+        figure = Figure.rate(f"vector steps/s, tap-target 84x84, {n} device{'s' if n > 1 else ''}", "subproc (SB3)")
+        for _ in range(max(1, rounds // 8)):
+            for name, (backend, options) in BACKENDS.items():
+                if options.get("envs_per_worker", 1) < n:
+                    figure.samples.setdefault(name, []).append(_vector_rate([device] * n, backend, steps, **options))
+                elif not options:
+                    figure.samples.setdefault(name, []).append(_vector_rate([device] * n, backend, steps))
+        figures.append(figure)
+    return figures
 
 
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:

@@ -49,7 +49,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     rate = Figure.rate("PPO training steps/s, quickstart", "subproc (SB3)")
     share = Figure("PPO: share of wall time in the envs", "subproc (SB3)", unit="%")
     for _ in range(max(1, rounds // 10)):
-        for backend, name in (("subproc", "subproc (SB3)"), ("async", "async (androidrl)")):
+        for backend, name in (("subproc", "subproc (SB3)"), ("dummy", "dummy (SB3)"), ("async", "async (androidrl)")):
             config = _quickstart(backend)
             set_torch_threads(config)  # as training does
             with tempfile.TemporaryDirectory() as tmp:
