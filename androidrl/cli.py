@@ -159,14 +159,23 @@ def _virtual(args: argparse.Namespace) -> int:
     """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
     from androidrl.device.adb_client import AdbClient
     from androidrl.virtual.adbd import AdbdServer, run_forever
+    from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
     from androidrl.virtual.phone import VirtualPhone
 
     # On an emulator's adb port (odd, 5555-5585) phones take every other port, as emulators
     # do, and announce themselves to the adb server, which lists them as emulator-<port-1>.
     emulator = 5555 <= args.port <= 5585 and args.port % 2 == 1
+    if emulator and args.faults:
+        print("androidrl virtual: --faults serves host:port serials; use a port outside 5555-5585", file=sys.stderr)
+        return 2
+    try:
+        plan = FaultPlan.parse(args.faults, args.count) if args.faults else None
+    except ValueError as err:
+        print(f"androidrl virtual: {err}", file=sys.stderr)
+        return 2
     step = 2 if emulator else 1
     announce = AdbClient().port if emulator and not args.no_announce else None
-    servers = []
+    servers, links = [], []
     for i in range(args.count):
         port = args.port + i * step
         phone = VirtualPhone(
@@ -176,17 +185,24 @@ def _virtual(args: argparse.Namespace) -> int:
             seed=args.seed + i,
             serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
         )
-        servers.append(AdbdServer(phone, port, args.host, announce_port=announce))
+        if plan is None:
+            servers.append(AdbdServer(phone, port, args.host, announce_port=announce))
+        else:  # the phone's adbd on a port of its own, behind a link that plays the faults
+            server = AdbdServer(phone, 0, "127.0.0.1")
+            servers.append(server)
+            links.append(FaultyLink(server, port, args.host, reboot=phone.reboot))
+    public = links or servers
 
     def ready() -> None:
-        for server in servers:
+        for server in public:
             print(server.serial, flush=True)
         if emulator:
             names = ", ".join(f"emulator-{s.port - 1}" for s in servers)
             print(f"(adb lists them as {names})", file=sys.stderr, flush=True)
 
+    background = (lambda: run_plan(plan, links, [link.serial for link in links])) if plan else None
     try:
-        run_forever(servers, on_ready=ready)
+        run_forever([*servers, *links], on_ready=ready, background=background)
     except OSError as err:
         print(f"androidrl virtual: cannot listen on {args.host}:{args.port}..: {err}", file=sys.stderr)
         return 1
@@ -295,6 +311,12 @@ def build_parser() -> argparse.ArgumentParser:
     virtual.add_argument("--height", type=int, default=2400)
     virtual.add_argument("--density", type=int, default=420)
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
+    virtual.add_argument(
+        "--faults",
+        metavar="PLAN",
+        help="inject faults: seed=S,every=SECONDS,duration=SECONDS,kinds=drop+hang+garbage+slow+blackhole+reboot "
+        "or a JSON file of faults; each is logged as a JSON line on stderr",
+    )
     virtual.set_defaults(func=_virtual)
 
     for name, func, text in (

@@ -34,7 +34,7 @@ import signal
 import socket
 import struct
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -872,12 +872,17 @@ class AdbdThread:
         self.close()
 
 
-def run_forever(servers: list[AdbdServer], on_ready: Callable[[], None] | None = None) -> None:
+def run_forever(
+    servers: Sequence[Any],
+    on_ready: Callable[[], None] | None = None,
+    background: Callable[[], Awaitable[None]] | None = None,
+) -> None:
     """Start the servers on a new event loop and serve until SIGINT/SIGTERM, then stop them cleanly.
 
     Args:
-        servers: The servers to run.
+        servers: The servers to run (anything with async ``start()`` and ``stop()``), started in order.
         on_ready: Called once every server listens (e.g. to print their serials).
+        background: Run alongside once the servers listen (e.g. a fault plan); cancelled at the end.
 
     Must be called from the main thread (signal handlers).
     """
@@ -887,14 +892,21 @@ def run_forever(servers: list[AdbdServer], on_ready: Callable[[], None] | None =
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        task = None
         try:
             for server in servers:
                 await server.start()
             if on_ready is not None:
                 on_ready()
+            if background is not None:
+                task = asyncio.create_task(background())
             await stop.wait()
         finally:
-            for server in servers:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            for server in reversed(servers):
                 await server.stop()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)

@@ -1,0 +1,76 @@
+"""Fault injection on virtual phones served over TCP: plans, and what the faults do to a real adb client."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from androidrl.device.adb import AdbDevice
+from androidrl.device.adb_server import free_port
+from androidrl.errors import DeviceError
+from androidrl.virtual.faults import KINDS, Fault, FaultPlan
+
+
+def test_random_plans_are_seeded_and_cover_the_kinds():
+    plan = FaultPlan.random(seed=3, phones=4, duration=300, every=2)
+    assert plan == FaultPlan.random(seed=3, phones=4, duration=300, every=2)
+    assert plan != FaultPlan.random(seed=4, phones=4, duration=300, every=2)
+    assert {f.kind for f in plan.faults} == set(KINDS) and {f.phone for f in plan.faults} == {0, 1, 2, 3}
+    assert [f.at for f in plan.faults] == sorted(f.at for f in plan.faults)
+    assert FaultPlan.parse("seed=3,every=2,duration=300", 4) == plan
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("seed=1,often=3", "expected a JSON file or seed=S"),
+        ("seed=1,kinds=drop+flood", "fault kinds must be some of"),
+        ("seed=x", "invalid literal"),
+    ],
+)
+def test_bad_plans_are_clear_errors(text, message):
+    with pytest.raises(ValueError, match=message):
+        FaultPlan.parse(text, 2)
+
+
+def test_a_json_plan_with_a_phone_out_of_range_is_refused(tmp_path):
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps([{"at": 1, "phone": 5, "kind": "drop"}]))
+    with pytest.raises(ValueError, match="bad fault"):
+        FaultPlan.parse(str(path), 2)
+
+
+def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb_server):
+    plan = [Fault(2.0, 0, "hang", 3.0), Fault(2.0, 1, "reboot")]
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps([f.__dict__ for f in plan]))
+    port = free_port(count=2)
+    command = [sys.executable, "-m", "androidrl.cli", "virtual", "--count", "2", "--port", str(port)]
+    command += ["--width", "360", "--height", "800", "--density", "160", "--faults", str(path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        serials = [process.stdout.readline().strip() for _ in range(2)]
+        devices = []
+        for serial in serials:
+            adb_server.adb("connect", serial)
+            device = AdbDevice(serial, port=adb_server.port, timeout=1.0)
+            device.wait_ready(timeout=10)
+            devices.append(device)
+        logged = [json.loads(process.stderr.readline()) for _ in range(2)]  # each fault, as it starts
+        assert sorted((f["phone"], f["kind"], f["serial"]) for f in logged) == [
+            (0, "hang", serials[0]),
+            (1, "reboot", serials[1]),
+        ]
+        with pytest.raises(DeviceError):  # hung: no answer within the call's timeout
+            devices[0].shell("echo hello")
+        with pytest.raises(DeviceError):  # rebooting: offline
+            devices[1].shell("echo hello")
+        for device in devices:  # both come back
+            device.wait_ready(timeout=20)
+            assert device.shell("echo back") == "back\n"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        for serial in serials:
+            adb_server.adb("disconnect", serial, check=False)
