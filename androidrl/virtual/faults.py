@@ -13,9 +13,10 @@ port and forwards to the adbd's own) and plays the faults that reach it:
   that swallows packets until the peers give up).
 * ``reboot``: the phone reboots (offline for its boot time; adbd goes off the network).
 
-``androidrl virtual --count 4 --faults "seed=1,every=5"`` serves phones this way and
-prints each fault as a JSON line on stderr when it happens, so a test can match what the
-harness reported against what was done.
+A fault strikes a phone in use (one its client asked something a moment ago), as faults
+that matter do. ``androidrl virtual --count 4 --faults "seed=1,every=5"`` serves phones
+this way and prints each fault as a JSON line on stderr when it happens, so a test can
+match what the harness reported against what was done.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ KINDS = ("drop", "hang", "garbage", "slow", "blackhole", "reboot")
 DURATIONS = {"hang": (2.0, 6.0), "slow": (2.0, 6.0), "blackhole": (2.0, 6.0)}
 SLOW_DELAY = 0.05  # seconds added to every chunk while a link is slow
 CHUNK = 256 * 1024
+IN_USE = 0.1  # a link asked something this recently is in use
+MAX_WAIT = 30.0  # seconds a due fault waits for its link to be in use
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ class FaultyLink:
         self._pipes: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._stalled_until = 0.0  # hang and blackhole: nothing moves before this time
         self._slow_until = 0.0
+        self.last_request = 0.0  # when the adb server last sent the phone something
         self._rng = random.Random(port)
 
     @property
@@ -201,18 +205,20 @@ class FaultyLink:
         pair = (client, upstream)
         self._pipes.add(pair)
         try:
-            await asyncio.gather(self._relay(client_reader, upstream), self._relay(upstream_reader, client))
+            await asyncio.gather(self._relay(client_reader, upstream, True), self._relay(upstream_reader, client))
         finally:
             self._pipes.discard(pair)
             for writer in pair:
                 writer.transport.abort()
 
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, requests: bool = False) -> None:
         with contextlib.suppress(OSError, asyncio.IncompleteReadError, ConnectionError):
             while True:
                 data = await reader.read(CHUNK)
                 if not data:
                     return
+                if requests:
+                    self.last_request = time.monotonic()
                 while time.monotonic() < self._stalled_until:  # hang, blackhole: hold the bytes
                     await asyncio.sleep(0.05)
                 if time.monotonic() < self._slow_until:
@@ -222,14 +228,23 @@ class FaultyLink:
 
 
 async def run_plan(plan: FaultPlan, links: Sequence[FaultyLink], serials: Sequence[str], log=sys.stderr) -> None:
-    """Play ``plan`` on the links (link i is phone i), logging each fault as a JSON line when it starts."""
+    """Play ``plan`` on the links (link i is phone i), logging each fault as a JSON line when it starts.
+
+    A fault strikes a link in use: once due, it waits (up to ``MAX_WAIT`` seconds) until the
+    phone was asked something in the last ``IN_USE`` seconds, so that it meets a client
+    instead of an idle phone that nobody would notice.
+    """
     start = time.monotonic()
 
     async def one_phone(index: int) -> None:
+        link = links[index]
         for fault in plan.for_phone(index):
-            await asyncio.sleep(max(0.0, start + fault.at - time.monotonic()))
+            due = start + fault.at
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            while time.monotonic() - link.last_request > IN_USE and time.monotonic() - due < MAX_WAIT:
+                await asyncio.sleep(0.02)
             record = {**asdict(fault), "serial": serials[index], "time": time.time()}
             print(json.dumps(record), file=log, flush=True)
-            await links[index].play(fault)
+            await link.play(fault)
 
     await asyncio.gather(*(one_phone(i) for i in range(len(links))))

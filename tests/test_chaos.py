@@ -1,0 +1,121 @@
+"""Chaos: PPO trains over four phones while a seeded plan cuts, hangs, garbles, slows and reboots them."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from stable_baselines3.common.callbacks import BaseCallback
+
+from androidrl.device.adb_server import free_port
+from androidrl.train.compose import make_env, make_model
+from androidrl.train.config import parse_config
+from androidrl.train.runs import Run
+
+pytestmark = pytest.mark.slow
+PHONES = 4
+PLAN = "seed=7,every=2.5,start=2,duration=600"
+GRACE = 5  # seconds after a fault within which its phone must report it
+
+
+class FaultyPhones:
+    """``androidrl virtual --count 4 --faults PLAN`` in a child process; the faults it logs, as they happen."""
+
+    def __init__(self, adb_server, plan: str) -> None:
+        port = free_port(count=PHONES)
+        command = [sys.executable, "-m", "androidrl.cli", "virtual", "--count", str(PHONES), "--port", str(port)]
+        command += ["--width", "360", "--height", "800", "--density", "160", "--faults", plan]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.serials = [self.process.stdout.readline().strip() for _ in range(PHONES)]
+        self.faults: list[dict] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.adb_server = adb_server
+        for serial in self.serials:
+            adb_server.adb("connect", serial)
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            if line.startswith("{"):
+                self.faults.append(json.loads(line))
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        for serial in self.serials:
+            self.adb_server.adb("disconnect", serial, check=False)
+
+
+class Reasons(BaseCallback):
+    """Every truncation with a device error, with its serial and time."""
+
+    def __init__(self, serials: list[str]) -> None:
+        super().__init__()
+        self.serials, self.seen = serials, []
+        self.gaps: list[float] = []  # seconds between steps within a rollout (a stall shows as a long one)
+        self._last = None
+
+    def _on_rollout_start(self) -> None:
+        self._last = None
+
+    def _on_step(self) -> bool:
+        now = time.monotonic()
+        if self._last is not None:
+            self.gaps.append(now - self._last)
+        self._last = now
+        for i, (done, info) in enumerate(zip(self.locals["dones"], self.locals["infos"])):
+            if done and info.get("device_error"):
+                self.seen.append((self.serials[i], time.time(), info["device_error"]))
+        return True
+
+
+def config(serials, adb_port, **training):
+    return parse_config(
+        {
+            "experiment": "chaos",
+            "devices": {"serials": serials, "adb": {"port": adb_port}},
+            "task": "tap-target",
+            "observation": {"shape": [84, 40]},
+            "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94], "swipes": False},
+            "vector": {"step_timeout": 20, "retry_interval": 0.5, "probe_timeout": 2, "max_down_seconds": 60},
+            "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 1}},
+            "training": {"total_timesteps": 4 * 1000, "eval_freq": 0, "progress_bar": False, **training},
+        }
+    )
+
+
+def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_path, adb_server):
+    phones = FaultyPhones(adb_server, PLAN)
+    try:
+        cfg = config(phones.serials, adb_server.port)
+        env = make_env(cfg, cfg.devices)
+        reasons = Reasons(phones.serials)
+        try:
+            model = make_model(cfg, env, Run(tmp_path, cfg))
+            model.learn(cfg.training.total_timesteps, callback=reasons)
+            ended = time.time()
+        finally:
+            env.close()
+        faults = list(phones.faults)
+    finally:
+        phones.close()
+    assert model.num_timesteps >= 4 * 1000  # training finished: >= 1,000 vector steps on 4 phones
+    # (a slow link need not fail anything; a fault in the last seconds may outlast the training)
+    harmful = [f for f in faults if f["kind"] != "slow" and f["time"] + f["seconds"] + GRACE < ended]
+    assert len(harmful) >= 5, faults
+    missed = []
+    for fault in harmful:  # each fault shows as a truncated episode, with a reason, on its phone
+        end = fault["time"] + fault["seconds"] + GRACE
+        if not any(s == fault["serial"] and fault["time"] - 1 <= t <= end for s, t, _ in reasons.seen):
+            missed.append(fault)
+    assert not missed, f"faults no episode reported: {missed}\nreported: {reasons.seen[:20]}"
+    gaps = np.array(reasons.gaps)
+    print(
+        f"\nchaos: {len(faults)} faults injected ({len(harmful)} checked, all reported), "
+        f"{len(reasons.seen)} truncated episodes with a device error, {len(gaps)} vector steps: "
+        f"median {np.median(gaps) * 1000:.0f} ms, p99 {np.percentile(gaps, 99) * 1000:.0f} ms, "
+        f"max {gaps.max():.1f} s, {int((gaps > 1).sum())} steps over 1 s"
+    )
