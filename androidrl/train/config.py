@@ -194,7 +194,7 @@ class Vector(_Model):
     backend: Literal["async", "subproc", "dummy"] = "async"
     step_timeout: float = Field(default=120.0, gt=0)
     envs_per_worker: int = Field(default=1, ge=1, le=64)
-    fault_timeout: float = Field(default=1.0, gt=0)
+    fault_timeout: float = Field(default=0.75, gt=0)
     max_restarts: int = Field(default=3, ge=0)
     restart_window: float = Field(default=300.0, gt=0)
     max_blank_share: float = Field(default=0.5, ge=0, le=1)

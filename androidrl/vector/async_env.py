@@ -56,6 +56,8 @@ logger = logging.getLogger(__name__)
 
 READY, BUSY, LATE, RECOVERING = "ready", "busy", "late", "recovering"
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL for a worker that must go
+# Until a worker has answered a few times, it may be this much slower before it is left behind.
+WARMUP_ANSWERS, WARMUP_SECONDS = 4, 10.0
 
 
 class WorkerError(RuntimeError):
@@ -134,7 +136,7 @@ class DeviceVectorEnv(VectorEnv):
         context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
-        fault_timeout: float = 1.0,
+        fault_timeout: float = 0.75,
         max_restarts: int = 3,
         restart_window: float = 300.0,
         max_down_seconds: float = 300.0,
@@ -422,8 +424,9 @@ class DeviceVectorEnv(VectorEnv):
     # ------------------------------------------------------------------ stepping
 
     def _soft_deadline(self, worker: _Worker, started: float) -> float:
-        slowest = max(worker.durations, default=0.0)
-        return started + self.fault_timeout + 2 * slowest
+        if len(worker.durations) < WARMUP_ANSWERS:  # its first answers are slow (first frame, first dump)
+            return started + min(self.step_timeout, self.fault_timeout + WARMUP_SECONDS)
+        return started + self.fault_timeout + 2 * max(worker.durations)
 
     def _gather(self, steps: list[EnvStep | None], started: float) -> None:
         while True:
@@ -619,7 +622,7 @@ def make_vector_env(
     adb_port: int | None = None,
     guard: dict[str, float] | None = None,
     envs_per_worker: int = 1,
-    fault_timeout: float = 1.0,
+    fault_timeout: float = 0.75,
     max_restarts: int = 3,
     restart_window: float = 300.0,
     max_blank_share: float = 0.5,
