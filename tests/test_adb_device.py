@@ -10,7 +10,7 @@ from androidrl import AndroidEnv, EnvAction, EnvActionType
 from androidrl.cli import main
 from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_client import AdbClient
-from androidrl.device.adb_server import free_port
+from androidrl.device.adb_server import IsolatedAdbServer, free_port
 from androidrl.device.screencap import decode_screencap
 from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
 from androidrl.virtual.phone import VirtualPhone
@@ -143,8 +143,17 @@ def test_decode_rejects_what_is_not_a_screencap(raw):
 # ---------------------------------------------------------------------------- CLI
 
 
-def test_devices_and_doctor_commands(served, adb_server, capsys, monkeypatch):
-    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
+def test_devices_and_doctor_commands(served, capsys, monkeypatch):
+    # An adb server of its own: the doctor fails on any unusable device, and the session's
+    # server may still list phones that other tests stopped.
+    with IsolatedAdbServer() as adb_server:
+        adb_server.adb("connect", served.serial)
+        adb_server.adb("-s", served.serial, "wait-for-device", timeout=10)
+        monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))
+        _devices_and_doctor(served, capsys)
+
+
+def _devices_and_doctor(served, capsys):
     assert main(["devices"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith(served.serial))

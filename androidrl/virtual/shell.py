@@ -12,6 +12,7 @@ the text says — on the virtual phone only, so tests can see it.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import posixpath
 import re
 import threading
@@ -23,6 +24,8 @@ from androidrl.virtual.core import PhoneCore
 
 MAX_SUBSTITUTION_DEPTH = 16
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A simple command with nothing to expand, quote, redirect or assign: its words are its fields.
+_PLAIN = re.compile(r"[ \t]*[A-Za-z0-9_./:@%,+-]+(?:[ \t]+[A-Za-z0-9_./:@%,=+-]+)*[ \t]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 _SPECIAL = set(" \t\n;&|<>'\"\\$`()")
 
@@ -139,7 +142,8 @@ class Shell:
         return status
 
     def _run_simple(self, text: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
-        argv, redirects = self.expand(text)
+        # Most lines an agent sends (`input tap 12 34`) have nothing to expand: split them as they are.
+        argv, redirects = (text.split(), []) if _PLAIN.fullmatch(text) else self.expand(text)
         while argv and _ASSIGNMENT.fullmatch(argv[0]):
             name, value = _ASSIGNMENT.fullmatch(argv[0]).groups()
             self.variables[name] = value
@@ -469,7 +473,8 @@ def _backtick_body(text: str, i: int) -> tuple[str, int]:
     raise ShellSyntaxError("unterminated `")
 
 
-def _split_lists(line: str) -> list[tuple[str, str | None]]:
+@functools.lru_cache(maxsize=1024)
+def _split_lists(line: str) -> tuple[tuple[str, str | None], ...]:
     """Split a line into pipelines and the connector (``;``, ``&&``, ``||``) before each."""
     result: list[tuple[str, str | None]] = []
     start, i, connector = 0, 0, None
@@ -503,10 +508,11 @@ def _split_lists(line: str) -> list[tuple[str, str | None]]:
         result.append((tail, connector))
     elif connector in ("&&", "||"):
         raise ShellSyntaxError(f"unexpected end of line after '{connector}'")
-    return result
+    return tuple(result)
 
 
-def _split_pipes(pipeline: str) -> list[str]:
+@functools.lru_cache(maxsize=1024)
+def _split_pipes(pipeline: str) -> tuple[str, ...]:
     stages, start, i = [], 0, 0
     while i < len(pipeline):
         c = pipeline[i]
@@ -520,4 +526,4 @@ def _split_pipes(pipeline: str) -> list[str]:
     stages.append(pipeline[start:])
     if any(not s.strip() for s in stages):
         raise ShellSyntaxError("unexpected '|'")
-    return stages
+    return tuple(stages)
