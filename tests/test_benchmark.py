@@ -31,7 +31,7 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
     assert report["settings"] == {"rounds": 4, "size": [180, 400], "density": 80}
     figures = {f["name"]: f for f in report["figures"]}
     observed = figures["observed step (tap + screenshot + XML)"]
-    assert set(observed["contenders"]) == {"seed", "adbutils", "adbdevice", "inprocess"}
+    assert set(observed["contenders"]) == {"seed", "adbutils", "adbdevice", "inprocess", "transport limit"}
     assert observed["baseline"] == "seed"
     for figure in figures.values():
         for name, contender in figure["contenders"].items():
