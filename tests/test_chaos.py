@@ -13,7 +13,6 @@ from stable_baselines3.common.callbacks import BaseCallback
 from androidrl.device.adb_server import free_port
 from androidrl.train.compose import make_env, make_model
 from androidrl.train.config import parse_config
-from androidrl.train.runs import Run
 
 pytestmark = pytest.mark.slow
 PHONES = 4
@@ -94,7 +93,7 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
         env = make_env(cfg, cfg.devices)
         reasons = Reasons(phones.serials)
         try:
-            model = make_model(cfg, env, Run(tmp_path, cfg))
+            model = make_model(cfg, env, tmp_path)
             model.learn(cfg.training.total_timesteps, callback=reasons)
             ended = time.time()
         finally:

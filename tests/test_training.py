@@ -17,7 +17,7 @@ from nbclient import NotebookClient
 from androidrl.recording import load_dataset
 from androidrl.train import analysis
 from androidrl.train.config import ConfigError, parse_config
-from androidrl.train.evaluation import evaluate_run, load_model
+from androidrl.train.evaluation import evaluate_run, load_run_model
 from androidrl.train.evaluation import main as evaluate_main
 from androidrl.train.runs import Run
 from androidrl.train.training import main as train_main
@@ -133,7 +133,7 @@ def test_recurrent_ppo_trains_and_evaluates_with_its_lstm_state(tmp_path):
     )
     result = train(Run.create(config, tmp_path / "lstm", ["test"]))
     assert result.timesteps >= 64 and result.final_model.exists()
-    assert type(load_model(result.run)).__name__ == "RecurrentPPO"
+    assert type(load_run_model(result.run)).__name__ == "RecurrentPPO"
     summary = evaluate_run(tmp_path / "lstm", episodes=2, record=False)
     assert summary["episodes"] == 2 and len(summary["episodes_detail"]) == 2
 

@@ -24,7 +24,6 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
     from androidrl.train.compose import make_env, make_model, set_torch_threads
-    from androidrl.train.runs import Run
 
     class Timed(VecEnvWrapper):
         """Counts the seconds the learner waits on the envs."""
@@ -55,7 +54,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             with tempfile.TemporaryDirectory() as tmp:
                 env = Timed(make_env(config, config.devices))
                 try:
-                    model = make_model(config, env, Run(Path(tmp), config))
+                    model = make_model(config, env, tmp)
                     start = time.perf_counter()
                     model.learn(steps)
                     wall = time.perf_counter() - start

@@ -141,7 +141,9 @@ class AdbClient:
         host: Where the adb server runs (another host works with ``adb -a`` there).
         port: Its port; default ``$ANDROID_ADB_SERVER_PORT`` or 5037.
         timeout: Default timeout of one call, in seconds.
-        start_server: Start a local server with ``adb start-server`` if none answers.
+        start_server: Start a local server with ``adb start-server`` if none answers — only on
+            the port adb itself would use (``$ANDROID_ADB_SERVER_PORT`` or 5037): a port given
+            explicitly is where a server is expected, and nothing answering there is an error.
     """
 
     def __init__(
@@ -150,7 +152,7 @@ class AdbClient:
         self.host = host
         self.port = port or _server_port()
         self.timeout = timeout
-        self.start_server = start_server and host in ("127.0.0.1", "localhost", "::1")
+        self.start_server = start_server and port is None and host in ("127.0.0.1", "localhost", "::1")
         self._server_checked = False
 
     def __repr__(self) -> str:
@@ -167,7 +169,9 @@ class AdbClient:
                 self._start_local_server()
                 return self._open(serial, timeout)
             raise DeviceError(
-                f"no adb server at {self.host}:{self.port}; start one with `adb start-server`", serial=serial
+                f"no adb server at {self.host}:{self.port}; start one with `adb -P {self.port} start-server` "
+                "(or give the port of the server that knows your devices)",
+                serial=serial,
             ) from None
         except TimeoutError:
             raise DeviceTimeoutError(f"adb server at {self.host}:{self.port} did not answer", serial=serial) from None

@@ -12,8 +12,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from androidrl.train import checkpoints
 from androidrl.train.config import Config, ConfigError, Devices, algo_class, hyperparams
-from androidrl.train.runs import Run
 
 
 def make_wrap(config: Config):
@@ -81,8 +81,8 @@ def set_torch_threads(config: Config) -> int:
     return threads
 
 
-def make_model(config: Config, env, run: Run):
-    """A new model for the config."""
+def make_model(config: Config, env, tensorboard_log: str | Path | None = None):
+    """A new model for the config (logging to TensorBoard in ``tensorboard_log`` if given)."""
     cls = algo_class(config.algo.name)
     return cls(
         config.algo.policy,
@@ -90,21 +90,51 @@ def make_model(config: Config, env, run: Run):
         seed=config.seed,
         device=config.algo.device,
         policy_kwargs=config.algo.policy_kwargs.resolved() or None,
-        tensorboard_log=str(run.tensorboard),
+        tensorboard_log=str(tensorboard_log) if tensorboard_log is not None else None,
         verbose=0,
         **hyperparams(config),
     )
 
 
-def check_devices(config: Config, devices: Devices | None = None) -> None:
-    """Before any work: every adb serial to train (and evaluate) on must be known to adb and online.
+def template_env(config: Config):
+    """An SB3 VecEnv with the config's spaces that never touches a device (to load a model without phones)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecFrameStack
+
+    from androidrl.device.spec import DeviceSpec
+    from androidrl.env import AndroidEnv
+
+    spec = next((s for s in config.devices.specs() if s.virtual), DeviceSpec.virtual_phone())
+    wrap = make_wrap(config)
+    env = DummyVecEnv([lambda: wrap(AndroidEnv(spec.make_device(), config.task, screen_size=spec.screen_size()))])
+    return VecFrameStack(env, config.observation.frame_stack) if config.observation.frame_stack > 1 else env
+
+
+def load_model(config: Config, path: Path, env, **kwargs: Any):
+    """The model saved at ``path``, loaded safely: every pickled field comes from the config, weights only.
+
+    Raises:
+        CheckpointError: The file is not a model, does not load, or holds fields the config cannot supply.
+    """
+    template = make_model(config, env)  # the trusted source of every pickled field
+    return checkpoints.load_model(
+        algo_class(config.algo.name), Path(path), template, env=env, device=config.algo.device, **kwargs
+    )
+
+
+def check_devices(config: Config, devices: Devices | None = None, timeout: float = 15.0) -> None:
+    """Before any work: every adb device to train (and evaluate) on must answer a shell command.
+
+    ``host:port`` serials are connected first (as training would). A device that does not
+    answer within ``timeout`` seconds is an error naming it, what adb says about it, and what
+    the server lists.
 
     Args:
         config: The config whose ``devices`` and ``eval_devices`` are checked.
         devices: Check these instead.
+        timeout: Seconds each device may take to answer.
 
     Raises:
-        ConfigError: A device that does not exist or is not usable.
+        ConfigError: A device that is missing, offline or silent, or no adb server at the address.
     """
     from androidrl.device.adb import AdbDevice
     from androidrl.device.adb_client import AdbClient
@@ -114,17 +144,23 @@ def check_devices(config: Config, devices: Devices | None = None) -> None:
     if devices is None and config.eval_devices is not None:
         groups.append(("eval_devices", config.eval_devices))
     for key, group in groups:
-        serials = [spec.serial for spec in group.specs() if not spec.virtual]
-        if not serials:
+        specs = [spec for spec in group.specs() if not spec.virtual]
+        if not specs:
             continue
         client = AdbClient(group.adb.host, group.adb.port, timeout=10)
         try:
-            states = {e.serial: e.state for e in client.devices()}
+            listed = {e.serial: e.state for e in client.devices()}
         except DeviceError as err:
-            raise ConfigError(f"{key}: {err}") from None
-        for serial in serials:
-            if serial not in states and not AdbDevice(serial).is_tcp:  # host:port serials connect on demand
-                known = ", ".join(states) or "none"
-                raise ConfigError(f"{key}.serials: {serial} is not connected (adb lists: {known}); start it first")
-            if states.get(serial, "device") != "device":
-                raise ConfigError(f"{key}.serials: {serial} is {states[serial]}; run `androidrl devices` for help")
+            raise ConfigError(f"{key}.adb: {err}") from None
+        known = ", ".join(f"{serial} ({state})" for serial, state in listed.items()) or "none"
+        for spec in specs:
+            device = AdbDevice(spec.serial, host=spec.adb_host, port=spec.adb_port, timeout=min(10.0, timeout))
+            if spec.serial not in listed and not device.is_tcp:  # (host:port serials are connected on demand)
+                raise ConfigError(f"{key}.serials: {spec.serial} is not connected (adb lists: {known}); start it first")
+            try:
+                device.wait_ready(timeout=timeout)
+            except DeviceError as err:
+                raise ConfigError(
+                    f"{key}.serials: {spec.serial} does not answer within {timeout:g} s ({err}); adb lists: {known}. "
+                    "Start it, `adb connect` it, or run `androidrl devices` for help"
+                ) from None

@@ -21,8 +21,8 @@ from pydantic import ValidationError
 
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
-from androidrl.train.compose import check_devices, eval_devices, make_env, make_wrap
-from androidrl.train.config import ConfigError, Devices, algo_class
+from androidrl.train.compose import check_devices, eval_devices, load_model, make_env, make_wrap, template_env
+from androidrl.train.config import ConfigError, Devices
 from androidrl.train.runs import Run
 from androidrl.validation import format_errors
 
@@ -95,9 +95,13 @@ def model_path(run: Run, checkpoint: str | Path | None = None) -> Path:
     return path
 
 
-def load_model(run: Run, checkpoint: str | Path | None = None) -> Any:
-    """The model at :func:`model_path`."""
-    return algo_class(run.config.algo.name).load(model_path(run, checkpoint), device=run.config.algo.device)
+def load_run_model(run: Run, checkpoint: str | Path | None = None) -> Any:
+    """The model at :func:`model_path`, loaded safely (nothing in it is unpickled)."""
+    env = template_env(run.config)
+    try:
+        return load_model(run.config, model_path(run, checkpoint), env)
+    finally:
+        env.close()
 
 
 def evaluate_run(
@@ -141,7 +145,7 @@ def evaluate_run(
 
     env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap)
     try:
-        model = algo_class(config.algo.name).load(path, device=config.algo.device)
+        model = load_model(config, path, env)
         results = evaluate(model, env, episodes, deterministic)
     finally:
         env.close()

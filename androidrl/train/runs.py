@@ -9,7 +9,7 @@ A run directory::
       monitor/             SB3 Monitor CSVs, one per worker (episode return, length, success)
       tb/                  TensorBoard logs
       evaluations.csv      periodic evaluations on separate envs (success rate, mean return)
-      checkpoints/         step_<N>.zip (+ vecnormalize_<N>.pkl), the last few kept
+      checkpoints/         step_<N>.zip (+ vecnormalize_<N>.npz), the last few kept
       final_model.zip      the model at the end
       eval/<timestamp>/    evaluations made afterwards (scripts/evaluate.py)
 """
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from androidrl.train.checkpoints import CheckpointError, atomic_write, atomic_write_text, save_normalize
 from androidrl.train.config import Config, ConfigError, dump_config, load_config
 
 CONFIG_FILE = "config.yaml"
@@ -61,7 +62,7 @@ class Run:
         """A new run directory with the resolved config, the command and the versions.
 
         Raises:
-            ConfigError: ``directory`` exists and is not empty.
+            ConfigError: ``directory`` exists and is not empty, or cannot be created or written.
         """
         if directory is None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -69,15 +70,18 @@ class Run:
         directory = Path(directory)
         if directory.exists() and any(directory.iterdir()):
             raise ConfigError(f"run directory {directory} exists and is not empty; resume it with --resume {directory}")
-        directory.mkdir(parents=True, exist_ok=True)
-        run = cls(directory, config)
-        run.record(argv if argv is not None else sys.argv)
-        (directory / "versions.json").write_text(json.dumps(_versions(), indent=2))
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            run = cls(directory, config)
+            run.record(argv if argv is not None else sys.argv)
+            atomic_write_text(directory / "versions.json", json.dumps(_versions(), indent=2))
+        except (OSError, CheckpointError) as err:
+            raise ConfigError(f"run_dir: cannot write the run directory {directory}: {err}") from None
         return run
 
     def record(self, argv: list[str]) -> None:
         """Write the resolved config and append the command line (a resume with ``--set`` changes the config)."""
-        (self.directory / CONFIG_FILE).write_text(dump_config(self.config))
+        atomic_write_text(self.directory / CONFIG_FILE, dump_config(self.config))
         with (self.directory / "command.txt").open("a") as f:
             f.write(shlex.join([sys.executable, *argv]) + "\n")
 
@@ -113,8 +117,8 @@ def checkpoint_steps(path: Path) -> int:
 
 
 def vecnormalize_path(checkpoint: Path) -> Path:
-    """Where the VecNormalize statistics saved with ``checkpoint`` go."""
-    return checkpoint.with_name(f"vecnormalize_{checkpoint_steps(checkpoint)}.pkl")
+    """Where the VecNormalize statistics saved with ``checkpoint`` go (plain arrays, no pickle)."""
+    return checkpoint.with_name(f"vecnormalize_{checkpoint_steps(checkpoint)}.npz")
 
 
 def _versions() -> dict[str, str]:
@@ -135,14 +139,25 @@ def _versions() -> dict[str, str]:
 
 
 def save_checkpoint(run: Run, model) -> Path:
-    """Save the model (and VecNormalize stats) as ``checkpoints/step_<N>.zip``; keep the last few."""
+    """Save the model (and VecNormalize stats) as ``checkpoints/step_<N>.zip``, atomically; keep the last few.
+
+    Raises:
+        CheckpointError: The checkpoint could not be written (a full disk, say); the older
+            ones are all still there.
+    """
     run.checkpoints.mkdir(parents=True, exist_ok=True)
     path = run.checkpoints / f"step_{model.num_timesteps}.zip"
-    model.save(path)
     normalize = model.get_vec_normalize_env()
-    if normalize is not None:
-        normalize.save(vecnormalize_path(path))
+    if normalize is not None:  # first: a checkpoint is complete once its zip exists
+        save_normalize(vecnormalize_path(path), normalize)
+    atomic_write(path, model.save)
     for old in run.checkpoint_paths()[: -run.config.training.keep_checkpoints]:
         old.unlink()
         vecnormalize_path(old).unlink(missing_ok=True)
     return path
+
+
+def save_final_model(run: Run, model) -> Path:
+    """Save the model as ``final_model.zip``, atomically."""
+    atomic_write(run.final_model, model.save)
+    return run.final_model

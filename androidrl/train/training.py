@@ -8,41 +8,78 @@ exiting, so a crash loses at most one checkpoint interval.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from stable_baselines3.common.vec_env import VecNormalize
+
+from androidrl.errors import AndroidRLError
 from androidrl.train.callbacks import TrainingCallback
-from androidrl.train.compose import check_devices, eval_devices, make_env, make_model, set_torch_threads
-from androidrl.train.config import ConfigError, algo_class, load_config
-from androidrl.train.runs import Run, save_checkpoint, vecnormalize_path
+from androidrl.train.checkpoints import CheckpointError, load_normalize
+from androidrl.train.compose import check_devices, eval_devices, load_model, make_env, make_model, set_torch_threads
+from androidrl.train.config import ConfigError, load_config
+from androidrl.train.runs import Run, save_checkpoint, save_final_model, vecnormalize_path
+from androidrl.vector import WorkerError
 
 
 @dataclass
 class TrainResult:
-    """What a training run produced."""
+    """What a training run produced (``stopped_by``: the signal that stopped it, if one did)."""
 
     run: Run
     timesteps: int
     final_model: Path | None
-    interrupted: bool = False
+    stopped_by: int | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a signal stopped the training (a checkpoint was saved)."""
+        return self.stopped_by is not None
+
+
+class _Stop(Exception):
+    """Raised in the main thread when SIGTERM arrives (SIGINT raises KeyboardInterrupt)."""
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm():
+    """Turn SIGTERM (what schedulers send) into an exception training can catch, as Ctrl-C is."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stop
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def train(run: Run, resume: bool = False) -> TrainResult:
     """Train as the run's config says, in the run's directory (``Run.create(config)`` makes one).
 
-    With ``resume``, the model is loaded from the run's last checkpoint and training
-    continues to ``training.total_timesteps`` with the step counter intact.
+    With ``resume``, the model is loaded from the run's newest checkpoint that loads (safely:
+    nothing in it is unpickled; older ones are tried in turn, and each skipped one is named)
+    and training continues to ``training.total_timesteps`` with the step counter intact.
+    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``).
 
     Raises:
         ConfigError: Nothing to resume from.
+        CheckpointError: A checkpoint could not be written (a full disk, say): training
+            stops; every checkpoint written before is intact.
     """
-    from stable_baselines3.common.vec_env import VecNormalize
-
     config = run.config
     set_torch_threads(config)
-    checkpoint = run.latest_checkpoint() if resume else None
-    if resume and checkpoint is None:
+    checkpoints = run.checkpoint_paths()[::-1] if resume else []
+    if resume and not checkpoints:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")
     env = make_env(config, config.devices, run.monitor, seed=config.seed)
     devices = eval_devices(config)
@@ -50,34 +87,51 @@ def train(run: Run, resume: bool = False) -> TrainResult:
     try:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)
-            stats = vecnormalize_path(checkpoint) if checkpoint else None
-            if stats is not None and stats.exists():
-                env = VecNormalize.load(str(stats), env.venv)
-        if checkpoint is not None:
-            model = algo_class(config.algo.name).load(
-                checkpoint, env=env, device=config.algo.device, tensorboard_log=str(run.tensorboard)
-            )
-        else:
-            model = make_model(config, env, run)
+        model = _resume(run, env, checkpoints) if resume else make_model(config, env, run.tensorboard)
         remaining = config.training.total_timesteps - model.num_timesteps
-        callback = TrainingCallback(run, eval_env)
-        interrupted = False
+        stopped_by = None
         if remaining > 0:
             try:
-                model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="train")
-            except KeyboardInterrupt:
-                interrupted = True
+                with _stop_on_sigterm():
+                    callback = TrainingCallback(run, eval_env)
+                    model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="train")
+            except (KeyboardInterrupt, _Stop) as stop:
+                stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
                 path = save_checkpoint(run, model)
-                print(f"\ninterrupted: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
-        if interrupted:
-            return TrainResult(run, model.num_timesteps, None, interrupted=True)
-        model.save(run.final_model)
+                name = signal.Signals(stopped_by).name
+                print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
+        if stopped_by is not None:
+            return TrainResult(run, model.num_timesteps, None, stopped_by)
+        save_final_model(run, model)
         save_checkpoint(run, model)
         return TrainResult(run, model.num_timesteps, run.final_model)
     finally:
         env.close()
         if eval_env is not None:
             eval_env.close()
+
+
+def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
+    """The newest checkpoint that loads (safely), with its normalization statistics; older ones are tried in turn.
+
+    Raises:
+        CheckpointError: None of them loads.
+    """
+    skipped = []
+    for path in checkpoints:
+        try:
+            if isinstance(env, VecNormalize):
+                stats = vecnormalize_path(path)
+                env = load_normalize(stats, env.venv) if stats.exists() else env
+            model = load_model(run.config, path, env, tensorboard_log=str(run.tensorboard))
+        except CheckpointError as err:
+            skipped.append(f"{path.name} ({err})")
+            print(f"resume: skipping {path.name}: {err}", file=sys.stderr)
+            continue
+        if skipped:
+            print(f"resume: continuing from {path.name} after skipping {len(skipped)}", file=sys.stderr)
+        return model
+    raise CheckpointError(f"{run.directory}: no checkpoint loads: {'; '.join(skipped)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,7 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    if result.interrupted:
-        return 130
+    except (AndroidRLError, WorkerError) as err:  # a full disk, a device gone for good...
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # before training started: nothing to save
+        print("\ninterrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
+    if result.stopped_by is not None:
+        return 128 + result.stopped_by  # 130 for Ctrl-C, 143 for SIGTERM, as shells report them
     print(f"done: {result.timesteps} steps; run in {result.run.directory}; model {result.final_model}")
     return 0

@@ -1,0 +1,154 @@
+"""Checkpoints that survive crashes and full disks, and loading that never unpickles.
+
+* Every file a resume reads is written whole or not at all: to a temporary file in the
+  same directory, flushed to disk, then renamed over the old one (:func:`atomic_write`). A
+  kill -9 or a full disk in the middle leaves the last good file in place.
+* A model loads with every cloudpickled field of SB3's ``data`` taken from a fresh model
+  built from the run's config (SB3's ``custom_objects``), and weights through
+  ``torch.load(weights_only=True)``: nothing in a checkpoint can run code. A checkpoint
+  holding a pickled field the config cannot supply is refused.
+* VecNormalize statistics are saved as plain arrays (``.npz``), not a pickle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from androidrl.errors import AndroidRLError
+
+#: What a VecNormalize keeps besides its running statistics.
+_NORMALIZE_SETTINGS = ("norm_obs", "norm_reward", "clip_obs", "clip_reward", "gamma", "epsilon", "training")
+
+
+class CheckpointError(AndroidRLError):
+    """A checkpoint could not be written, or cannot be loaded safely."""
+
+
+def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write ``path`` whole or not at all: ``write(file)`` into a temporary file, fsync, rename.
+
+    Raises:
+        CheckpointError: The file could not be written (a full disk, say); ``path`` is untouched.
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        _fsync_directory(path.parent)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """:func:`atomic_write` for text."""
+    atomic_write(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)  # the rename itself survives a power cut
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------------- models
+
+
+def pickled_fields(path: Path) -> list[str]:
+    """The names of the cloudpickled fields in an SB3 model file (read as JSON; nothing is unpickled).
+
+    Raises:
+        CheckpointError: The file is not an SB3 model (not a zip, or no ``data``).
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as err:
+        raise CheckpointError(f"{path} is not a model file: {err}") from None
+    return [key for key, value in data.items() if isinstance(value, dict) and ":serialized:" in value]
+
+
+def safe_custom_objects(path: Path, template: Any) -> dict[str, Any]:
+    """SB3 ``custom_objects`` that supply every pickled field of ``path`` from ``template``.
+
+    Args:
+        path: The model file.
+        template: A fresh model built from the run's config (its attributes are trusted).
+
+    Raises:
+        CheckpointError: The file holds a pickled field the template does not have.
+    """
+    fields = pickled_fields(path)
+    unknown = [name for name in fields if not hasattr(template, name)]
+    if unknown:
+        raise CheckpointError(
+            f"{path} holds pickled fields {unknown} that the run's config cannot supply; "
+            "refusing to unpickle them (a checkpoint can run code when unpickled)"
+        )
+    return {name: getattr(template, name) for name in fields}
+
+
+def load_model(cls: type, path: Path, template: Any, **kwargs: Any) -> Any:
+    """``cls.load(path)`` with every pickled field supplied from ``template`` (see :func:`safe_custom_objects`).
+
+    Raises:
+        CheckpointError: The file is not a model, holds fields that cannot be supplied, or does not load.
+    """
+    custom_objects = safe_custom_objects(path, template)
+    try:
+        return cls.load(path, custom_objects=custom_objects, **kwargs)
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError) as err:
+        raise CheckpointError(f"{path} does not load: {type(err).__name__}: {err}") from None
+
+
+# ---------------------------------------------------------------------------- VecNormalize
+
+
+def save_normalize(path: Path, normalize: Any) -> None:
+    """VecNormalize statistics and settings as plain arrays in ``path`` (``.npz``), atomically."""
+    arrays: dict[str, Any] = {name: np.asarray(getattr(normalize, name)) for name in _NORMALIZE_SETTINGS}
+    for name in ("obs_rms", "ret_rms"):
+        rms = getattr(normalize, name, None)
+        if rms is None or isinstance(rms, dict):  # (Dict observations: not used by our configs)
+            continue
+        arrays.update({f"{name}.mean": rms.mean, f"{name}.var": rms.var, f"{name}.count": np.asarray(rms.count)})
+
+    atomic_write(path, lambda f: np.savez(f, **arrays))
+
+
+def load_normalize(path: Path, venv: Any) -> Any:
+    """A VecNormalize over ``venv`` with the statistics :func:`save_normalize` wrote (no pickle).
+
+    Raises:
+        CheckpointError: The file is missing or not such statistics.
+    """
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            values = {key: data[key] for key in data.files}
+    except (OSError, ValueError) as err:
+        raise CheckpointError(f"{path}: not normalization statistics: {err}") from None
+    settings = {name: values[name].item() for name in _NORMALIZE_SETTINGS if name != "training"}
+    normalize = VecNormalize(venv, **settings)
+    normalize.training = bool(values["training"])
+    for name in ("obs_rms", "ret_rms"):
+        if f"{name}.mean" in values:
+            rms = getattr(normalize, name)
+            rms.mean, rms.var, rms.count = values[f"{name}.mean"], values[f"{name}.var"], values[f"{name}.count"].item()
+    return normalize
