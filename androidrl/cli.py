@@ -158,7 +158,8 @@ def _doctor(args: argparse.Namespace) -> int:
 def _virtual(args: argparse.Namespace) -> int:
     """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
     from androidrl.device.adb_client import AdbClient
-    from androidrl.virtual.adbd import AdbdServer, run_forever
+    from androidrl.virtual.adb_auth import load_keys
+    from androidrl.virtual.adbd import LOOPBACK, AdbdServer, run_forever
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
     from androidrl.virtual.phone import VirtualPhone
 
@@ -170,9 +171,23 @@ def _virtual(args: argparse.Namespace) -> int:
         return 2
     try:
         plan = FaultPlan.parse(args.faults, args.count) if args.faults else None
+        keys = load_keys(args.auth or ["~/.android/adbkey.pub"]) if args.auth is not None else None
     except ValueError as err:
         print(f"androidrl virtual: {err}", file=sys.stderr)
         return 2
+    if args.host not in LOOPBACK:
+        if not args.public:
+            print(
+                f"androidrl virtual: --host {args.host} serves the phones beyond this machine, where anyone who "
+                "reaches the port gets a shell; add --public to do it anyway (and --auth to let in only your keys)",
+                file=sys.stderr,
+            )
+            return 2
+        print(
+            f"androidrl virtual: warning: listening on {args.host}: "
+            + ("only hosts with the --auth keys get in" if keys else "anyone who reaches the ports gets a shell"),
+            file=sys.stderr,
+        )
     step = 2 if emulator else 1
     announce = AdbClient().port if emulator and not args.no_announce else None
     servers, links = [], []
@@ -186,9 +201,11 @@ def _virtual(args: argparse.Namespace) -> int:
             serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
         )
         if plan is None:
-            servers.append(AdbdServer(phone, port, args.host, announce_port=announce))
+            servers.append(
+                AdbdServer(phone, port, args.host, announce_port=announce, auth_keys=keys, allow_public=args.public)
+            )
         else:  # the phone's adbd on a port of its own, behind a link that plays the faults
-            server = AdbdServer(phone, 0, "127.0.0.1")
+            server = AdbdServer(phone, 0, "127.0.0.1", auth_keys=keys)
             servers.append(server)
             links.append(FaultyLink(server, port, args.host, reboot=phone.reboot))
     public = links or servers
@@ -305,7 +322,19 @@ def build_parser() -> argparse.ArgumentParser:
     virtual = sub.add_parser("virtual", help="serve virtual phones as adb devices over TCP")
     virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
     virtual.add_argument("--port", type=int, default=6101, help="first TCP port (default 6101)")
-    virtual.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    virtual.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; others need --public)"
+    )
+    virtual.add_argument(
+        "--public", action="store_true", help="allow --host beyond this machine (anyone reaching it gets a shell)"
+    )
+    virtual.add_argument(
+        "--auth",
+        nargs="*",
+        metavar="KEYS",
+        help="require adb's RSA authentication, letting in only these public keys "
+        "(adbkey.pub or adb_keys files; default ~/.android/adbkey.pub)",
+    )
     virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
     virtual.add_argument("--width", type=int, default=1080)
     virtual.add_argument("--height", type=int, default=2400)

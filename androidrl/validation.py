@@ -52,20 +52,61 @@ def format_errors(err: ValidationError) -> str:
     return "\n".join(f"{path or '(top level)'}: {message}" for path, message in error_items(err))
 
 
+#: How deep a YAML document may nest (conditions inside conditions...): deeper is a mistake or an attack.
+MAX_DEPTH = 32
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, except that a key written twice in one mapping is an error (not "the last wins")."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is written twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def read_yaml(path: str | Path, error: type[Exception], what: str) -> Any:
-    """The data in a YAML file.
+    """The data in a YAML file (a key written twice, or nesting deeper than :data:`MAX_DEPTH`, is an error).
 
     Raises:
-        error: The file cannot be read (naming ``what`` it is), or is not YAML (with the line).
+        error: The file cannot be read (naming ``what`` it is), is not UTF-8 text, or is not
+            YAML (with the line).
     """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise error(f"{path}: cannot read the {what}: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise error(f"{path}: the {what} is not a UTF-8 text file (a binary file?): {err.reason}") from None
     try:
-        return yaml.safe_load(text)
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise error(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
+    check_depth(data, error, str(path))
+    return data
+
+
+def check_depth(data: Any, error: type[Exception], source: str, limit: int = MAX_DEPTH) -> None:
+    """Raise ``error`` if mappings and lists in ``data`` nest more than ``limit`` levels deep."""
+    level = [data]
+    for _ in range(limit):
+        level = [child for item in level for child in _children(item)]
+        if not level:
+            return
+    if any(_children(item) for item in level):
+        raise error(f"{source}: nests more than {limit} levels deep")
+
+
+def _children(item: Any) -> list[Any]:
+    """The mappings and lists directly inside ``item``."""
+    values = item.values() if isinstance(item, dict) else item if isinstance(item, (list, tuple)) else ()
+    return [v for v in values if isinstance(v, (dict, list, tuple))]

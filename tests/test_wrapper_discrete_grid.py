@@ -51,8 +51,8 @@ def test_table_is_built_at_reset_when_the_size_is_unknown():
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"rows": 0}, ValueError, "rows must be a positive int"),
-        ({"cols": 2.5}, ValueError, "cols must be a positive int"),
+        ({"rows": 0}, ValueError, "rows must be an int in 1..1000"),
+        ({"cols": 2.5}, ValueError, "cols must be an int in 1..1000"),
         ({"texts": "hello"}, TypeError, "list of strings"),
         ({"texts": ["héllo"]}, ValueError, "cannot type"),
         ({"texts": ["x" * 300]}, ValueError, "at most 256"),

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from androidrl.device.base import Device
 
 _VIRTUAL = re.compile(r"^virtual(?::(\d+)x(\d+)(?:@(\d+))?)?$")
+#: Pixels a side of a virtual screen: a 100000x100000 frame would not fit in memory.
+MIN_SIDE, MAX_SIDE = 64, 4096
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class DeviceSpec:
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"a device is an adb serial or 'virtual[:WxH[@DPI]]', got {text!r}")
         text = text.strip()
+        if not text.isprintable() or any(c.isspace() for c in text):
+            raise ValueError(f"a device serial has no spaces or control characters, got {text!r}")
         match = _VIRTUAL.match(text)
         if match:
             width, height, density = match.groups()
@@ -56,6 +60,11 @@ class DeviceSpec:
                 return cls(text, True)
             # Without a density, keep a real phone's: 420 dpi at 1080 pixels wide.
             dpi = int(density) if density else max(72, round(420 * int(width) / 1080))
+            if not (MIN_SIDE <= int(width) <= MAX_SIDE and MIN_SIDE <= int(height) <= MAX_SIDE and 72 <= dpi <= 1000):
+                raise ValueError(
+                    f"bad virtual device {text!r}: width and height must be {MIN_SIDE}-{MAX_SIDE} pixels, "
+                    "density 72-1000 dpi"
+                )
             return cls(text, True, int(width), int(height), dpi)
         if text.startswith("virtual"):
             raise ValueError(f"bad virtual device {text!r}: write virtual, virtual:360x800 or virtual:360x800@160")

@@ -36,8 +36,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
+from androidrl.device.base import input_text_commands, keycode
 from androidrl.errors import TaskError
-from androidrl.validation import NestedErrors, error_items, format_errors, join_path, read_yaml
+from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, join_path, read_yaml
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}")
 BUILTIN_PLACEHOLDERS = ("instruction", "seed")
@@ -290,6 +291,11 @@ class Step(_Model):
         actions = [f for f in STEP_KINDS if getattr(self, f) is not None]
         if len(actions) != 1:
             raise ValueError(f"a step needs exactly one of {', '.join(STEP_KINDS)}; got {actions or 'none'}")
+        # What a phone would refuse at reset is refused now (placeholders are checked once filled).
+        if self.key is not None and not _PLACEHOLDER.search(self.key):
+            keycode(self.key)
+        if self.text is not None and not _PLACEHOLDER.search(self.text):
+            input_text_commands(self.text)
         return self
 
     @property
@@ -408,6 +414,7 @@ def parse_spec(data: Any, source: str = "task") -> TaskSpec:
     """
     if not isinstance(data, dict):
         raise TaskError(f"{source}: a task must be a mapping, got {type(data).__name__}")
+    check_depth(data, TaskError, source)  # (deep nesting would exhaust Python's recursion, not say why)
     try:
         return TaskSpec.model_validate(data)
     except ValidationError as err:

@@ -30,6 +30,8 @@ class TrainingCallback(BaseCallback):
         self.eval_env = eval_env
         self.next_checkpoint = self.next_eval = 0
         self.successes: deque[float] = deque(maxlen=100)
+        #: Blank steps per env (its device was down), shown in the bar and TensorBoard.
+        self.blank: dict[int, int] = {}
         self.bar = None
         self.started = time.monotonic()
         self.start_steps = 0
@@ -52,14 +54,17 @@ class TrainingCallback(BaseCallback):
             )
 
     def _on_step(self) -> bool:
-        for done, info in zip(self.locals["dones"], self.locals["infos"]):
-            if done and "is_success" in info:
+        for i, (done, info) in enumerate(zip(self.locals["dones"], self.locals["infos"])):
+            if done and "is_success" in info and not info.get("device_error"):
                 self.successes.append(float(info["is_success"]))
+            if info.get("device_down"):  # a blank step: the device was away
+                self.blank[i] = self.blank.get(i, 0) + 1
         steps = self.model.num_timesteps
         if self.bar is not None:
             rate = (steps - self.start_steps) / max(1e-9, time.monotonic() - self.started)
             success = f"{np.mean(self.successes):.0%}" if self.successes else "-"
-            self.bar.set_postfix_str(f"{rate:.0f} steps/s, success {success}", refresh=False)
+            blank = f", blank {sum(self.blank.values())}" if self.blank else ""
+            self.bar.set_postfix_str(f"{rate:.0f} steps/s, success {success}{blank}", refresh=False)
             self.bar.update(min(steps, self.bar.total) - self.bar.n)  # redraws at most every mininterval
         train = self.run.config.training
         if 0 <= self.next_checkpoint <= steps:
@@ -69,6 +74,11 @@ class TrainingCallback(BaseCallback):
             self._evaluate(steps)
             self.next_eval = steps + train.eval_freq
         return True
+
+    def _on_rollout_end(self) -> None:
+        for i, count in self.blank.items():
+            self.logger.record(f"rollout/blank_steps/env_{i}", count)
+        self.logger.record("rollout/blank_steps", sum(self.blank.values()))
 
     def _evaluate(self, steps: int) -> None:
         train = self.run.config.training

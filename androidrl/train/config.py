@@ -50,10 +50,10 @@ from pydantic import (
     model_validator,
 )
 
-from androidrl.device.spec import DeviceSpec, parse_devices
+from androidrl.device.spec import MAX_SIDE, MIN_SIDE, DeviceSpec, parse_devices
 from androidrl.errors import ConfigError, TaskError
 from androidrl.tasks.registry import make_task
-from androidrl.validation import NestedErrors, error_items, format_errors, read_yaml
+from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, read_yaml
 from androidrl.wrappers import (
     BoxAction,
     DiscreteGridAction,
@@ -65,6 +65,21 @@ from androidrl.wrappers import (
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
+MAX_DENSITY = 1000
+#: Hyperparameters with a range: (low, high, low inclusive) — SB3 would accept nonsense silently.
+_RANGES = {
+    "learning_rate": (0.0, 1.0, False),
+    "gamma": (0.0, 1.0, False),
+    "gae_lambda": (0.0, 1.0, True),
+    "clip_range": (0.0, 10.0, False),
+    "ent_coef": (0.0, 10.0, True),
+    "vf_coef": (0.0, 10.0, True),
+    "max_grad_norm": (0.0, 1e6, False),
+    "tau": (0.0, 1.0, False),
+    "exploration_fraction": (0.0, 1.0, True),
+    "exploration_initial_eps": (0.0, 1.0, True),
+    "exploration_final_eps": (0.0, 1.0, True),
+}
 
 
 class _Model(BaseModel):
@@ -75,9 +90,9 @@ class VirtualDevices(_Model):
     """Virtual phones, one per worker process."""
 
     count: int = Field(default=2, ge=1, le=64)
-    width: int = Field(default=360, ge=64)
-    height: int = Field(default=800, ge=64)
-    density: int = Field(default=160, ge=72)
+    width: int = Field(default=360, ge=MIN_SIDE, le=MAX_SIDE)
+    height: int = Field(default=800, ge=MIN_SIDE, le=MAX_SIDE)
+    density: int = Field(default=160, ge=72, le=MAX_DENSITY)
 
 
 class AdbServer(_Model):
@@ -253,8 +268,8 @@ class Algo(_Model):
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
     hyperparams: dict[str, Any] = Field(default_factory=dict)
     normalize_reward: bool = False
-    device: str = "cpu"
-    torch_threads: int | None = Field(default=None, ge=1)  # default: the cores the env workers leave free
+    device: str = Field(default="cpu", pattern=r"^(cpu|cuda(:\d+)?|mps|auto)$")
+    torch_threads: int | None = Field(default=None, ge=1, le=256)  # default: the cores the env workers leave free
 
     @field_validator("hyperparams", mode="before")
     @classmethod
@@ -267,9 +282,9 @@ class Algo(_Model):
 class Training(_Model):
     """How long to train, and how often to evaluate and checkpoint (in total env steps)."""
 
-    total_timesteps: int = Field(default=50_000, ge=1)
+    total_timesteps: int = Field(default=50_000, ge=1, le=10**10)
     eval_freq: int = Field(default=5_000, ge=0)
-    eval_episodes: int = Field(default=20, ge=1)
+    eval_episodes: int = Field(default=20, ge=1, le=100_000)
     eval_deterministic: bool = True
     checkpoint_freq: int = Field(default=10_000, ge=0)
     keep_checkpoints: int = Field(default=3, ge=1)
@@ -280,7 +295,7 @@ class Config(_Model):
     """The whole training configuration."""
 
     experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$")
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, le=2**32 - 1)
     run_dir: str = "runs"
     devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
     eval_devices: Devices | None = None
@@ -374,10 +389,18 @@ def hyperparams(config: Config) -> dict[str, Any]:
             close = [a for a in sorted(accepted) if a.startswith(key[:3])]
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise ConfigError(f"{path}: {config.algo.name} takes no hyperparameter {key!r}{hint}")
+        start = value
         if isinstance(value, str):
             if key not in _SCHEDULABLE:
                 raise ConfigError(f"{path}: expected a number, got {value!r}")
             value = _schedule(value, path)
+            start = value(1.0)
+        if key in _RANGES:
+            low, high, closed = _RANGES[key]
+            number = isinstance(start, (int, float)) and not isinstance(start, bool)
+            if not number or not (low <= start <= high) or (start == low and not closed):
+                where = f"{'[' if closed else '('}{low:g}, {high:g}]"
+                raise ConfigError(f"{path}: expected a number in {where}, got {start!r}")
         params[key] = value
     for key in ("n_steps", "batch_size", "buffer_size", "learning_starts", "n_epochs", "train_freq"):
         if (
@@ -395,7 +418,56 @@ def hyperparams(config: Config) -> dict[str, Any]:
                 f"algo.hyperparams.batch_size: {batch} does not divide n_steps * n_envs = "
                 f"{n_steps} * {config.n_envs} = {rollout}; SB3 would drop part of every rollout"
             )
+    _check_policy(config, cls)
+    _check_memory(config, params)
     return params
+
+
+def _check_policy(config: Config, cls: type) -> None:
+    """The policy is one the algorithm has, and the device one this machine has."""
+    aliases = sorted(getattr(cls, "policy_aliases", {}))
+    if aliases and config.algo.policy not in aliases:
+        raise ConfigError(
+            f"algo.policy: {config.algo.name} has no policy {config.algo.policy!r}; choose from {aliases}"
+        )
+    device = config.algo.device
+    if device.startswith("cuda") or device == "mps":
+        import torch
+
+        available = torch.cuda.is_available() if device.startswith("cuda") else torch.backends.mps.is_available()
+        if not available:
+            raise ConfigError(f"algo.device: {device!r} is not available on this machine; use cpu (or auto)")
+
+
+def _check_memory(config: Config, params: dict[str, Any]) -> None:
+    """The observation buffer the algorithm will allocate fits in this machine's memory."""
+    shape = config.observation.shape
+    channels = 1 if config.observation.grayscale else 3
+    obs_bytes = shape[0] * shape[1] * channels * config.observation.frame_stack
+    if config.algo.name == "DQN":  # a replay buffer of uint8 observations (and the next ones)
+        items, what = 2 * params.get("buffer_size", 1_000_000), "buffer_size"
+    else:  # SB3's rollout buffer keeps observations as float32
+        items, what = 4 * params.get("n_steps", 2048 if config.algo.name != "A2C" else 5) * config.n_envs, "n_steps"
+    needed = items * obs_bytes
+    available = _available_memory()
+    if available is not None and needed > 0.8 * available:
+        raise ConfigError(
+            f"algo.hyperparams.{what}: with observations of {shape[0]}x{shape[1]}x{channels}"
+            f"{f' x{config.observation.frame_stack} frames' if config.observation.frame_stack > 1 else ''}, "
+            f"the buffer would take {needed / 2**30:.1f} GiB; this machine has {available / 2**30:.1f} GiB available "
+            "(use a smaller observation.shape or a smaller buffer)"
+        )
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available (Linux ``MemAvailable``), or None when unknown."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _schedule(text: str, path: str):
@@ -452,6 +524,9 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a config must be a mapping, got {type(data).__name__}")
     data = apply_overrides(data, overrides or [])
+    check_depth(data, ConfigError, source)
+    if not data:  # nothing said at all is a mistake, not a wish for every default
+        raise ConfigError(f"{source}: the config is empty; start from one in configs/ (e.g. configs/quickstart.yaml)")
     try:
         config = Config.model_validate(data)
     except ValidationError as err:

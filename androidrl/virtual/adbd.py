@@ -35,9 +35,9 @@ import socket
 import struct
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from androidrl.virtual.adb_auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator, PublicKey
 from androidrl.virtual.fs import FileStat
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 from androidrl.virtual.shell import ShellResult
@@ -45,6 +45,7 @@ from androidrl.virtual.shell import ShellResult
 logger = logging.getLogger(__name__)
 
 A_CNXN = 0x4E584E43
+A_AUTH = 0x48545541
 A_OPEN = 0x4E45504F
 A_OKAY = 0x59414B4F
 A_CLSE = 0x45534C43
@@ -60,7 +61,8 @@ SYNC_PATH_MAX = 1024
 
 POWER_POLL_SECONDS = 0.02  # how often the server checks whether the phone went off or came back
 ANNOUNCE_TIMEOUT = 2.0
-SHELL_WORKERS = 16  # commands one server runs at once; more wait for a free worker
+MAX_SHELLS = 1024  # commands one server runs at once (a thread each: sleepers never starve the others)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 _HEADER = struct.Struct("<6I")
 _SHELL_HEADER = struct.Struct("<BI")
@@ -203,6 +205,8 @@ class _Connection:
         self._next_id = 1
         self._connected = False
         self._closed = False
+        self._auth = Authenticator(server.auth_keys) if server.auth_keys else None
+        self._host_max_payload = MAX_PAYLOAD
 
     async def run(self) -> None:
         """Read and dispatch packets until the connection ends."""
@@ -263,6 +267,8 @@ class _Connection:
             return
         if command == A_CNXN:
             self._on_connect(arg1, data)
+        elif command == A_AUTH and self._auth is not None and not self._connected:
+            self._on_auth(arg0, data)
         elif not self._connected:
             logger.debug("adbd %s: ignoring packet %#010x before CNXN", self.server.serial, command)
         elif command == A_OPEN:
@@ -284,9 +290,29 @@ class _Connection:
     def _on_connect(self, host_max_payload: int, banner: bytes) -> None:
         logger.debug("adbd %s: host connected: %r", self.server.serial, banner[:200])
         self._close_streams()  # a new CNXN restarts the session
-        self.max_payload = max(256, min(host_max_payload, MAX_PAYLOAD))  # 0 from a broken host would stall
+        self._connected = False
+        self._host_max_payload = host_max_payload
+        if self._auth is not None:  # a secure phone: prove who you are first
+            self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+            return
+        self._accept()
+
+    def _accept(self) -> None:
+        self.max_payload = max(256, min(self._host_max_payload, MAX_PAYLOAD))  # 0 from a broken host would stall
         self._connected = True
         self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, self.server.banner().encode())
+
+    def _on_auth(self, kind: int, data: bytes) -> None:
+        if kind == AUTH_SIGNATURE:
+            if self._auth.accepts_signature(data):
+                self._accept()
+            else:  # the host tries its next key, then offers its public key
+                self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+        elif kind == AUTH_RSAPUBLICKEY:
+            if self._auth.accepts_key(data):
+                self._accept()
+            else:  # no user here to say yes: the host stays "unauthorized"
+                logger.warning("adbd %s: refused a host key not in the trusted list", self.server.serial)
 
     def _on_open(self, remote_id: int, data: bytes) -> None:
         name = (data[:-1] if data.endswith(b"\0") else data).decode("utf-8", "replace")
@@ -636,6 +662,15 @@ def _stat_v2_fields(st: FileStat | None) -> tuple[int, ...]:
     return 0, 0, st.mode, 1, 0, 0, st.size, st.mtime, st.mtime, st.mtime
 
 
+def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
+    if future.done():  # (the awaiting coroutine was cancelled)
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
 def _banner_value(value: str) -> str:
     """``value`` without the characters that separate the fields of a CNXN banner."""
     return _BANNER_UNSAFE.sub("_", value)[:200]
@@ -657,6 +692,13 @@ class AdbdServer:
         announce_port: Port of an adb server to tell about this device with
             ``host:emulator:PORT`` at start and after each reboot, so it lists the phone as
             ``emulator-<PORT-1>``, as it lists a real emulator.
+        auth_keys: Ask hosts for adb's RSA authentication and let in only these keys (as a
+            phone with ``ro.adb.secure=1`` and these ``adb_keys``); None lets anyone in.
+        allow_public: Allow listening beyond this machine (``host`` not a loopback address):
+            without ``auth_keys`` anyone who reaches the port gets a shell.
+
+    Raises:
+        ValueError: A bad port, or a non-loopback ``host`` without ``allow_public``.
 
     Attributes:
         port: The port; the actual one once started.
@@ -664,7 +706,14 @@ class AdbdServer:
     """
 
     def __init__(
-        self, phone: VirtualPhone, port: int = 0, host: str = "127.0.0.1", *, announce_port: int | None = None
+        self,
+        phone: VirtualPhone,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        *,
+        announce_port: int | None = None,
+        auth_keys: list[PublicKey] | None = None,
+        allow_public: bool = False,
     ) -> None:
         if not isinstance(phone, VirtualPhone):
             raise TypeError(f"AdbdServer serves a VirtualPhone, got {type(phone).__name__}")
@@ -672,14 +721,20 @@ class AdbdServer:
             raise ValueError(f"port must be in 0..65535 (0: any free port), got {port}")
         if announce_port is not None and not 0 < announce_port <= 65535:
             raise ValueError(f"announce_port must be in 1..65535, got {announce_port}")
+        if host not in LOOPBACK and not allow_public:
+            raise ValueError(
+                f"adbd would listen on {host}, beyond this machine, where anyone who reaches the port gets a shell; "
+                "allow it explicitly (androidrl virtual --public) and add --auth"
+            )
         self.phone = phone
+        self.auth_keys = list(auth_keys or [])
         self.port = port
         self.host = host
         self.announce_port = announce_port
         self._listener: asyncio.Server | None = None
         self._connections: dict[_Connection, asyncio.Task[Any]] = {}
         self._power_watch: asyncio.Task[None] | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._shells = threading.BoundedSemaphore(MAX_SHELLS)
         self._listen_failed = False
 
     @property
@@ -705,7 +760,6 @@ class AdbdServer:
         if self._power_watch is not None:
             raise RuntimeError(f"adbd {self.serial} is already running")
         await self._listen()
-        self._executor = ThreadPoolExecutor(SHELL_WORKERS, thread_name_prefix=f"adbd-{self.port}")
         self._power_watch = asyncio.create_task(self._watch_power())
         if self.phone.online:
             await self._announce()
@@ -720,9 +774,6 @@ class AdbdServer:
         tasks = list(self._connections.values())
         self.drop_connections()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
 
     def drop_connections(self) -> None:
         """Go off the network: close the listening socket and abort every connection.
@@ -736,13 +787,31 @@ class AdbdServer:
             conn.abort()
 
     async def run_shell(self, command: str, stdin: bytes = b"", cancel: threading.Event | None = None) -> ShellResult:
-        """Run a command line on the phone in a worker thread (commands may block, e.g. ``sleep``).
+        """Run a command line on the phone in a thread of its own (commands may block, e.g. ``sleep``).
+
+        A thread each, not a fixed pool: forty clients sleeping never hold up a forty-first's ``echo``.
 
         Raises:
             PhoneOfflineError: The phone is rebooting or off.
+            RuntimeError: More than ``MAX_SHELLS`` commands are running.
         """
-        call = functools.partial(self.phone.shell, command, stdin, cancel)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+        if not self._shells.acquire(blocking=False):
+            raise RuntimeError(f"adbd {self.serial}: more than {MAX_SHELLS} commands running at once")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[ShellResult] = loop.create_future()
+
+        def work() -> None:
+            try:
+                result = self.phone.shell(command, stdin, cancel)
+            except BaseException as exc:  # noqa: BLE001 (handed to the awaiting coroutine)
+                loop.call_soon_threadsafe(_settle, done, None, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, done, result, None)
+            finally:
+                self._shells.release()
+
+        threading.Thread(target=work, name=f"adbd-{self.port}-shell", daemon=True).start()
+        return await done
 
     async def _listen(self) -> None:
         self._listener = await asyncio.start_server(
@@ -820,15 +889,19 @@ class AdbdThread:
         self._servers: list[AdbdServer] = []
         self._lock = threading.Lock()
 
-    def serve(
-        self, phone: VirtualPhone, port: int = 0, host: str = "127.0.0.1", *, announce_port: int | None = None
-    ) -> AdbdServer:
+    def serve(self, phone: VirtualPhone, port: int = 0, host: str = "127.0.0.1", **options: Any) -> AdbdServer:
         """Serve ``phone``; return once the server listens. Starts the thread if needed.
+
+        Args:
+            phone: The phone.
+            port: TCP port (0: a free one).
+            host: Address to listen on.
+            **options: More :class:`AdbdServer` arguments (``announce_port``, ``auth_keys``).
 
         Raises:
             OSError: The port cannot be bound.
         """
-        server = AdbdServer(phone, port, host, announce_port=announce_port)
+        server = AdbdServer(phone, port, host, **options)
         self._call(server.start())
         with self._lock:
             self._servers.append(server)

@@ -71,8 +71,8 @@ def check_grid(rows: int, cols: int, region: Sequence[float]) -> tuple[float, fl
         ValueError: Saying which argument is wrong and what it must be.
     """
     for name, value in (("rows", rows), ("cols", cols)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 1000:
+            raise ValueError(f"{name} must be an int in 1..1000, got {value!r}")
     try:
         left, top, right, bottom = (float(v) for v in region)
     except (TypeError, ValueError):
@@ -128,8 +128,8 @@ def check_texts(texts: Sequence[str]) -> tuple[str, ...]:
 
 # The types of the wrappers' settings: the constructors declare them, and the training
 # config validates its ``action:`` section against those same signatures.
-#: A positive count (grid rows and columns, UI elements).
-Count = Annotated[int, Field(ge=1)]
+#: A positive count (grid rows and columns, UI elements); a thousand is already more than a screen has room for.
+Count = Annotated[int, Field(ge=1, le=1000)]
 #: (left, top, right, bottom) fractions of the screen.
 Region = Annotated[tuple[float, float, float, float], AfterValidator(lambda r: check_grid(1, 1, r))]
 #: Action type names, keys of :data:`ACTION_TYPES`.
@@ -139,10 +139,20 @@ Texts = Annotated[tuple[str, ...], AfterValidator(check_texts)]
 
 
 def _check_index(action: Any, n: int) -> int:
-    index = int(action)
-    if not 0 <= index < n:
+    """A Discrete action as an int: an int (or a numpy integer, or a one-element integer array) in 0..n-1.
+
+    Raises:
+        TypeError: Not an integer (None, a float such as 2.5, a string, a bool, a longer array).
+        ValueError: Outside ``Discrete(n)``.
+    """
+    value = action
+    if isinstance(value, np.ndarray) and value.size == 1 and np.issubdtype(value.dtype, np.integer):
+        value = value.reshape(-1)[0]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"a Discrete({n}) action is an int in 0..{n - 1}, got {action!r}")
+    if not 0 <= value < n:
         raise ValueError(f"action {action!r} is outside Discrete({n})")
-    return index
+    return int(value)
 
 
 class _LazyTable(gym.ActionWrapper):
@@ -272,7 +282,8 @@ class MultiDiscreteAction(_LazyTable):
     def action(self, action: Sequence[int]) -> EnvAction:
         """The EnvAction for ``[type, row, col]``."""
         values = np.asarray(action).reshape(-1)
-        if values.shape != (3,) or not self.action_space.contains(values.astype(np.int64)):
+        integers = np.issubdtype(values.dtype, np.integer) and values.dtype != bool
+        if values.shape != (3,) or not integers or not self.action_space.contains(values.astype(np.int64)):
             raise ValueError(
                 f"action must be [type, row, col] within {self.action_space.nvec.tolist()}, got {action!r}"
             )
@@ -334,6 +345,8 @@ class UIElementAction(gym.Wrapper):
         super().__init__(env)
         if isinstance(max_elements, bool) or not isinstance(max_elements, int) or max_elements < 1:
             raise ValueError(f"max_elements must be a positive int, got {max_elements!r}")
+        if max_elements > 1000:
+            raise ValueError(f"max_elements must be at most 1000, got {max_elements}")
         self._android = _android(env)
         self.max_elements = max_elements
         self.scroll = scroll

@@ -39,6 +39,8 @@ BAND_PIXELS = 24_000
 # Big reductions first shrink by a whole factor (exact box averaging), then box-filter the
 # rest: about twice as fast as one box filter, and each band is still always computed alike.
 REDUCING_GAP = 2.0
+#: The largest observation side: images for a policy, not for people (84 is usual).
+MAX_SIDE = 1024
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ def check_shape(shape: tuple[int, int]) -> tuple[int, int]:
         raise TypeError(f"ScreenshotObservation requires shape (height, width), got {shape!r}")
     if len(shape) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in shape):
         raise ValueError(f"ScreenshotObservation requires shape (height, width) of positive ints, got {shape!r}")
+    if max(shape) > MAX_SIDE:
+        raise ValueError(f"ScreenshotObservation shape {tuple(shape)} is too large: at most {MAX_SIDE} pixels a side")
     return int(shape[0]), int(shape[1])
 
 

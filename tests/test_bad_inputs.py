@@ -1,0 +1,130 @@
+"""Every bad input gets a clear error before any work starts (each row: the input, and the words that explain it)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from androidrl import AndroidEnv, VirtualDevice
+from androidrl.cli import main as cli_main
+from androidrl.device.spec import DeviceSpec
+from androidrl.errors import TaskError
+from androidrl.tasks.spec import parse_spec
+from androidrl.train.config import ConfigError, load_config, parse_config
+from androidrl.train.runs import Run
+from androidrl.wrappers import DiscreteGridAction, MultiDiscreteAction
+
+GOOD = {"task": "tap-target"}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "the config is empty; start from one in configs/"),
+        ({"observation": {"shape": [100000, 100000]}}, "observation.shape: ScreenshotObservation shape"),
+        (
+            {"algo": {"hyperparams": {"learning_rate": -1}}},
+            "algo.hyperparams.learning_rate: expected a number in (0, 1]",
+        ),
+        ({"algo": {"hyperparams": {"learning_rate": "lin_-1"}}}, "learning_rate: expected a number in (0, 1]"),
+        ({"algo": {"hyperparams": {"gamma": 5}}}, "algo.hyperparams.gamma: expected a number in (0, 1], got 5"),
+        ({"algo": {"hyperparams": {"ent_coef": -0.1}}}, "algo.hyperparams.ent_coef: expected a number in [0, 10]"),
+        ({"algo": {"policy": "CnnPolicyy"}}, "algo.policy: PPO has no policy 'CnnPolicyy'; choose from"),
+        ({"algo": {"device": "banana"}}, "algo.device: String should match pattern"),
+        ({"algo": {"device": "cuda"}}, "algo.device: 'cuda' is not available on this machine"),
+        ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
+        ({"training": {"total_timesteps": 1e30}}, "training.total_timesteps: Unable to parse"),
+        ({"training": {"total_timesteps": 10**12}}, "training.total_timesteps: Input should be less than"),
+        (
+            {"devices": {"virtual": {"width": 200000}}},
+            "devices.virtual.width: Input should be less than or equal to 4096",
+        ),
+        ({"devices": {"serials": ["virtual:0x0"]}}, "devices.serials: bad virtual device 'virtual:0x0'"),
+        ({"devices": {"serials": ["virtual:100000x100000"]}}, "bad virtual device 'virtual:100000x100000'"),
+        ({"devices": {"serials": ["emulator-5554\nx"]}}, "no spaces or control characters"),
+        ({"action": {"rows": 100000}}, "action.rows: Input should be less than or equal to 1000"),
+        ({"action": {"type": "ui_elements", "max_elements": 5000}}, "action.max_elements: Input should be less than"),
+        ({"action": {"texts": ["héllo"]}}, "action.texts: cannot type 'é'"),
+        ({"observation": {"shape": [512, 512]}, "algo": {"hyperparams": {"n_steps": 60000}}}, "GiB available"),
+    ],
+)
+def test_bad_configs_are_clear_errors(data, message):
+    with pytest.raises(ConfigError) as info:
+        parse_config({**GOOD, **data} if data else data, "bad.yaml")
+    assert message in str(info.value), str(info.value)
+
+
+def test_bad_config_files_are_clear_errors(tmp_path):
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(bytes(range(256)))
+    with pytest.raises(ConfigError, match="is not a UTF-8 text file"):
+        load_config(binary)
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("task: tap-target\nseed: 1\nseed: 2\n")
+    with pytest.raises(ConfigError, match="the key 'seed' is written twice in one mapping"):
+        load_config(twice)
+    deep = tmp_path / "deep.yaml"
+    deep.write_text(yaml.safe_dump({"task": "tap-target", "algo": {"hyperparams": {"x": _nested(50)}}}))
+    with pytest.raises(ConfigError, match="nests more than 32 levels deep"):
+        load_config(deep)
+
+
+def test_an_unwritable_run_dir_is_an_error_before_any_work():
+    config = parse_config({**GOOD, "run_dir": "/dev/null/runs"})
+    with pytest.raises(ConfigError, match="run_dir: cannot write the run directory /dev/null/runs"):
+        Run.create(config)
+
+
+def _nested(depth: int) -> dict:
+    condition: dict = {"shell": "echo 1", "equals": "1"}
+    for _ in range(depth):
+        condition = {"not": condition}
+    return condition
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"success": _nested(400)}, "nests more than 32 levels deep"),
+        ({"reset": [{"key": "NOSUCHKEY"}]}, "reset[0]: unknown key 'NOSUCHKEY'"),
+        ({"reset": [{"text": "héllo"}]}, "reset[0]: cannot type 'é'"),
+    ],
+)
+def test_bad_task_specs_are_clear_errors(spec, message):
+    with pytest.raises(TaskError) as info:
+        parse_spec({"name": "t", "success": {"shell": "echo 1", "equals": "1"}, **spec})
+    assert message in str(info.value)
+
+
+def test_tasks_check_catches_what_reset_would_refuse(tmp_path, capsys):
+    path = tmp_path / "task.yaml"
+    path.write_text(yaml.safe_dump({"name": "t", "reset": [{"key": "NOSUCHKEY"}], "success": {"shell": "true"}}))
+    assert cli_main(["tasks", "check", str(path)]) == 1
+    assert "unknown key 'NOSUCHKEY'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", [None, 2.5, "1", True, np.array([1, 2]), np.float32(1.0)])
+def test_discrete_actions_that_are_not_ints_are_refused(action):
+    env = DiscreteGridAction(AndroidEnv(VirtualDevice(width=360, height=800, density=160)), rows=3, cols=3)
+    with pytest.raises(TypeError, match=r"a Discrete\(\d+\) action is an int"):
+        env.action(action)
+    assert env.action(np.array([4])).action_type.name == "SYSTEM_TAP"  # (a one-element integer array is one)
+
+
+@pytest.mark.parametrize("action", [None, [0.5, 1, 1], np.array([True, True, False]), [0, 1]])
+def test_multidiscrete_actions_that_are_not_int_triples_are_refused(action):
+    env = MultiDiscreteAction(AndroidEnv(VirtualDevice(width=360, height=800, density=160)), rows=3, cols=3)
+    with pytest.raises(ValueError, match=r"action must be \[type, row, col\]"):
+        env.action(action)
+
+
+@pytest.mark.parametrize("text", ["virtual:0x0", "virtual:100000x100000", "virtual:360x800@5", "a b", "emu\nlator"])
+def test_bad_device_strings_are_refused(text):
+    with pytest.raises(ValueError, match="bad virtual device|no spaces or control characters"):
+        DeviceSpec.parse(text)
+
+
+def test_the_shipped_configs_still_load():
+    for path in sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml")):
+        load_config(path)
