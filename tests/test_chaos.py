@@ -1,10 +1,14 @@
 """Chaos: PPO trains over four phones while a seeded plan cuts, hangs, garbles, slows and reboots them."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
 import time
+import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,9 +16,12 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.device.adb_server import free_port
 from androidrl.train.compose import make_env, make_model
-from androidrl.train.config import parse_config
+from androidrl.train.config import dump_config, parse_config
+from androidrl.train.runs import Run
+from androidrl.train.training import train
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).parents[1]
 PHONES = 4
 PLAN = "seed=7,every=2.5,start=2,duration=600"
 GRACE = 5  # seconds after a fault within which its phone must report it
@@ -118,3 +125,28 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
         f"median {np.median(gaps) * 1000:.0f} ms, p99 {np.percentile(gaps, 99) * 1000:.0f} ms, "
         f"max {gaps.max():.1f} s, {int((gaps > 1).sum())} steps over 1 s"
     )
+
+
+def test_kill_9_then_resume_through_faults_loses_at_most_one_checkpoint_interval(tmp_path, adb_server):
+    phones = FaultyPhones(adb_server, "seed=11,every=3,start=2,duration=600")
+    try:
+        cfg = config(phones.serials, adb_server.port, total_timesteps=10**6, checkpoint_freq=256)
+        path = tmp_path / "chaos.yaml"
+        path.write_text(dump_config(cfg))
+        run = tmp_path / "run"
+        command = [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(path), "--run-dir", str(run)]
+        process = subprocess.Popen(command, stderr=subprocess.DEVNULL, cwd=ROOT, start_new_session=True)
+        deadline = time.monotonic() + 300
+        while len(list((run / "checkpoints").glob("step_*.zip"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGKILL)  # mid-rollout, maybe mid-save
+        process.wait(timeout=10)
+        checkpoints = Run.open(run).checkpoint_paths()
+        assert len(checkpoints) >= 2 and all(zipfile.is_zipfile(p) for p in checkpoints)  # none torn
+        saved = int(checkpoints[-1].stem.split("_")[1])
+        episodes = [line.split(",") for p in (run / "monitor").glob("*.csv") for line in p.read_text().splitlines()[2:]]
+        assert sum(int(e[1]) for e in episodes) - saved <= 256 + PHONES * 10  # + the episodes in flight
+        resumed = train(Run.open(run, [f"training.total_timesteps={saved + 256}"]), resume=True)
+        assert resumed.timesteps >= saved + 256 and resumed.final_model.exists()
+    finally:
+        phones.close()

@@ -274,3 +274,17 @@ def test_a_write_error_in_a_step_ends_the_episode_and_the_worker_lives_on(tmp_pa
     assert errors and all("File too large" in e for e in errors)
     assert env.restarts == 0 and obs[0].any()  # the same worker, still stepping on the real screen
     env.close()
+
+
+def test_observation_files_of_killed_workers_are_removed_on_close():
+    def with_files(env):  # the MetaGPT-style PNG and XML files, as well as the image
+        return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24), write_files=True), rows=4, cols=2)
+
+    env = make_vector_env([SMALL, SMALL], "tap-target", with_files, env_kwargs={"dump_xml": True})
+    env.reset(seed=0)
+    env.step(np.array([0, 1]))
+    (root,) = env._cleanup  # where every worker writes its observation files
+    assert any(root.rglob("*.png"))
+    os.kill(env.processes[0].pid, signal.SIGKILL)  # no chance to clean up after itself
+    env.close()
+    assert not root.exists()
