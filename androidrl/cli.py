@@ -60,9 +60,14 @@ def _client(args: argparse.Namespace):
 
 
 def _devices(args: argparse.Namespace) -> int:
-    """List the adb server's devices with state, model and screen size."""
+    """List the adb server's devices with state, model and screen size (or the Ray cluster's, with --cluster)."""
     from androidrl.device.adb import AdbDevice
     from androidrl.errors import DeviceError
+
+    if args.cluster:
+        from androidrl.node import list_cluster_devices
+
+        return list_cluster_devices(args.address)
 
     client = _client(args)
     try:
@@ -358,7 +363,46 @@ def build_parser() -> argparse.ArgumentParser:
             "--port", type=int, default=None, help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)"
         )
         cmd.set_defaults(func=func)
+        if name == "devices":
+            cmd.add_argument("--cluster", action="store_true", help="list the devices the Ray cluster advertises")
+            cmd.add_argument("--address", default="auto", help="the Ray cluster (default auto: the local one)")
+
+    node = sub.add_parser(
+        "node",
+        help="make this host a Ray node advertising its devices (--head, or --address HEAD:PORT)",
+        description="Start or join a Ray cluster, advertising this host's adb devices (and --virtual phones) "
+        "so that env workers run next to them. Stops its own processes on Ctrl-C or SIGTERM.",
+    )
+    node.add_argument("--head", action="store_true", help="start a new cluster on this host")
+    node.add_argument("--address", help="join the cluster whose head is at HOST:PORT")
+    node.add_argument("--port", type=int, default=6379, help="the head's port (with --head; default 6379)")
+    node.add_argument("--node-ip-address", help="this host's address as the cluster sees it (default: Ray's guess)")
+    node.add_argument("--name", help="the node's name in device names <name>/<serial> (default: the host name)")
+    node.add_argument("--virtual", type=int, default=0, help="also serve this many virtual phones and advertise them")
+    node.add_argument(
+        "--virtual-size", type=_virtual_size, default=(360, 800, 160), help="WxH@DPI of those phones (360x800@160)"
+    )
+    node.add_argument("--adb-port", type=int, default=None, help="this host's adb server port (default 5037)")
+    node.add_argument("--num-cpus", type=int, default=None, help="CPUs the node offers (default: all)")
+    node.set_defaults(func=_node)
     return parser
+
+
+def _node(args: argparse.Namespace) -> int:
+    from androidrl.node import node
+
+    return node(args)
+
+
+def _virtual_size(text: str) -> tuple[int, int, int]:
+    """``WxH@DPI`` for argparse."""
+    from androidrl.device.spec import DeviceSpec
+
+    try:
+        spec = DeviceSpec.parse(f"virtual:{text}")
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return spec.width, spec.height, spec.density
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,8 +61,7 @@ def test_a_key_that_is_not_an_adb_key_is_refused(tmp_path):
 
 def test_many_sleeping_shells_do_not_starve_another_client(served, adb_server):
     sleepers = [
-        subprocess.Popen([adb_path(), "-s", served.serial, "shell", "sleep 8"], env=adb_server.env)
-        for _ in range(40)
+        subprocess.Popen([adb_path(), "-s", served.serial, "shell", "sleep 8"], env=adb_server.env) for _ in range(40)
     ]
     try:
         time.sleep(1.0)  # all forty are running on the phone

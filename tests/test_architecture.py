@@ -12,7 +12,7 @@ to top (a module may import its own layer and the layers below, never one above)
 6. ``env``, ``compat`` (never wrappers, vector or training)
 7. ``wrappers``, ``recording``, ``registration``
 8. ``vector``, ``vec_sb3``, and the package's face ``androidrl/__init__.py``
-9. the application: ``train``, ``bench``, ``cli`` — the runtime (1-8) never imports it
+9. the application: ``train``, ``bench``, ``cli``, ``node`` — the runtime (1-8) never imports it
 
 Inside the virtual phone, only its composition (``virtual.phone``) installs the apps: the
 phone's parts and the shell never import ``virtual.apps``.
@@ -38,7 +38,7 @@ LAYERS = [
     {"env", "compat"},
     {"wrappers", "recording", "registration"},
     {"vector", "vec_sb3", ""},  # "": androidrl/__init__.py
-    {"train", "bench", "cli", "__main__"},
+    {"train", "bench", "cli", "node", "__main__"},
 ]
 
 

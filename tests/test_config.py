@@ -87,7 +87,7 @@ def test_overrides_on_the_command_line():
         ({"action": {"rows": 0}}, [], "\naction.rows: Input should be greater than or equal to 1"),
         ({"action": {"texts": ["héllo"]}}, [], "\naction.texts: cannot type 'é'"),
         ({}, ["observation.shape=[1,"], "--set 'observation.shape=[1,': the value is not valid YAML"),
-        ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give either serials"),
+        ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give one of serials"),
         ({"task": "no-such-task"}, [], "task: unknown task 'no-such-task'"),
         ({}, ["training.total_timesteps"], "expected key.path=value"),
         ({"seed": 1}, ["seed.value=3"], "seed is not a mapping"),

@@ -13,7 +13,7 @@ from typing import Any
 import gymnasium as gym
 
 from androidrl.train import checkpoints
-from androidrl.train.config import Config, ConfigError, Devices, algo_class, hyperparams
+from androidrl.train.config import Config, ConfigError, Devices, algo_class, check_rollout, hyperparams
 
 
 def make_wrap(config: Config):
@@ -37,26 +37,61 @@ def make_env(
     backend: str | None = None,
     wrap: Any = None,
 ):
-    """An SB3 VecEnv on ``devices`` with the config's task, wrappers (or ``wrap``) and frame stacking."""
+    """An SB3 VecEnv on ``devices`` with the config's task, wrappers (or ``wrap``) and frame stacking.
+
+    Raises:
+        ConfigError: The ray backend's devices cannot be had, or their number does not fit the batch size.
+    """
     from stable_baselines3.common.vec_env import VecFrameStack
 
-    from androidrl.vector.sb3 import make_sb3_vec_env
-
-    options: dict[str, Any] = {
-        "env_kwargs": config.env.model_dump(exclude_none=True),
-        "monitor_dir": monitor_dir,
-        "seed": seed,
-        "adb_host": devices.adb.host,
-        "adb_port": devices.adb.port,
-        "guard": config.vector.guard(),
-    }
     backend = backend or config.vector.backend
-    if backend == "async":
-        options.update(config.vector.recovery())
-    env = make_sb3_vec_env(devices.specs(), config.task, wrap or make_wrap(config), backend=backend, **options)
+    wrap = wrap or make_wrap(config)
+    env_kwargs = config.env.model_dump(exclude_none=True)
+    if backend == "ray":
+        env = _cluster_env(config, devices, monitor_dir, seed, wrap, env_kwargs)
+    else:
+        from androidrl.vector.sb3 import make_sb3_vec_env
+
+        options: dict[str, Any] = {
+            "env_kwargs": env_kwargs,
+            "monitor_dir": monitor_dir,
+            "seed": seed,
+            "adb_host": devices.adb.host,
+            "adb_port": devices.adb.port,
+            "guard": config.vector.guard(),
+        }
+        if backend == "async":
+            options.update(config.vector.recovery())
+        env = make_sb3_vec_env(devices.specs(), config.task, wrap, backend=backend, **options)
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)
     return env
+
+
+def _cluster_env(config: Config, devices: Devices, monitor_dir: Path | None, seed: int, wrap: Any, env_kwargs: dict):
+    """The ray backend: workers as Ray actors next to their devices (``devices.cluster``, or virtual phones)."""
+    from androidrl.vector.cluster import ClusterError, connect, make_cluster_vector_env, pick_devices
+    from androidrl.vector.sb3 import MonitorFiles, SB3VecEnv
+
+    vector = config.vector
+    try:
+        ray = connect(vector.address)
+        chosen = pick_devices(ray, devices.cluster) if devices.cluster is not None else devices.specs()
+        check_rollout(config, hyperparams(config), len(chosen))
+        venv = make_cluster_vector_env(
+            chosen,
+            config.task,
+            wrap,
+            env_kwargs=env_kwargs,
+            seed=seed,
+            guard=vector.guard(),
+            placement_timeout=vector.placement_timeout,
+            **vector.recovery(),
+        )
+    except ClusterError as err:
+        raise ConfigError(f"vector.backend ray: {err}") from None
+    env = SB3VecEnv(venv)
+    return MonitorFiles(env, monitor_dir) if monitor_dir is not None else env
 
 
 def eval_devices(config: Config) -> Devices | None:
@@ -76,7 +111,8 @@ def set_torch_threads(config: Config) -> int:
     """
     import torch
 
-    threads = config.algo.torch_threads or max(1, (os.cpu_count() or 1) - config.n_envs)
+    local = config.n_envs if config.vector.backend != "ray" else 0  # (ray workers run on their hosts)
+    threads = config.algo.torch_threads or max(1, (os.cpu_count() or 1) - (local or 0))
     torch.set_num_threads(threads)
     return threads
 

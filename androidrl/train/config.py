@@ -36,7 +36,7 @@ import inspect
 import re
 import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -103,18 +103,29 @@ class AdbServer(_Model):
 
 
 class Devices(_Model):
-    """Either adb serials, or a number of virtual phones; :meth:`specs` gives them typed."""
+    """Adb serials, a number of virtual phones, or devices of a Ray cluster; :meth:`specs` gives the first two typed.
+
+    ``cluster`` (with ``vector.backend: ray``) takes devices that ``androidrl node`` advertises:
+    ``all`` the free ones, a count, or names (``<node>/<serial>``, as ``androidrl devices --cluster``
+    lists them); they are looked up when the envs are made.
+    """
 
     serials: list[str] | None = None
     virtual: VirtualDevices | None = None
+    cluster: Literal["all"] | Annotated[int, Field(ge=1, le=4096)] | list[str] | None = None
     adb: AdbServer = Field(default_factory=AdbServer)
     _specs: list[DeviceSpec] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Devices:
-        if (self.serials is None) == (self.virtual is None):
-            raise ValueError("give either serials (adb devices) or virtual (a number of virtual phones)")
-        if self.serials is not None:
+        if sum(kind is not None for kind in (self.serials, self.virtual, self.cluster)) != 1:
+            raise ValueError(
+                "give one of serials (adb devices), virtual (a number of virtual phones) or cluster (Ray devices)"
+            )
+        if self.cluster is not None:
+            if isinstance(self.cluster, list) and len(set(self.cluster)) != len(self.cluster):
+                raise NestedErrors([("cluster", f"a device is listed twice: {self.cluster}")])
+        elif self.serials is not None:
             try:  # the vector env's own rules: well-formed specs, no adb serial twice
                 self._specs = parse_devices(self.serials, self.adb.host, self.adb.port)
             except ValueError as err:
@@ -206,7 +217,9 @@ class Action(_Model):
 class Vector(_Model):
     """Vector env settings: the backend, and how the async backend survives faults (see :mod:`androidrl.vector`)."""
 
-    backend: Literal["async", "subproc", "dummy"] = "async"
+    backend: Literal["async", "subproc", "dummy", "ray"] = "async"
+    address: str = "auto"  # the Ray cluster (ray backend): auto, or HOST:PORT of its head
+    placement_timeout: float = Field(default=60.0, gt=0)  # (ray) seconds each worker has to be placed
     step_timeout: float = Field(default=120.0, gt=0)
     envs_per_worker: int = Field(default=1, ge=1, le=64)
     fault_timeout: float = Field(default=0.75, gt=0)
@@ -324,7 +337,7 @@ class Config(_Model):
             errors.append(("algo.policy", f"RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}"))
         if self.observation.clickable_mask and algo.policy != "MultiInputPolicy":
             errors.append(("algo.policy", "a clickable_mask observation is a Dict: use MultiInputPolicy"))
-        if self.devices.serials is not None and self.eval_devices is None and self.training.eval_freq:
+        if self.devices.virtual is None and self.eval_devices is None and self.training.eval_freq:
             errors.append(
                 (
                     "training.eval_freq",
@@ -332,13 +345,28 @@ class Config(_Model):
                     "or set training.eval_freq: 0",
                 )
             )
+        ray = self.vector.backend == "ray"
+        if self.devices.cluster is not None and not ray:
+            errors.append(("devices.cluster", "devices of a Ray cluster need vector.backend: ray"))
+        if ray and self.devices.serials is not None:
+            errors.append(
+                (
+                    "devices.serials",
+                    "with the ray backend, workers run on the hosts that own the devices, which this machine's "
+                    "adb serials are not known to: run `androidrl node` on each host and take its devices with "
+                    "devices: {cluster: all} (or a count, or their names)",
+                )
+            )
         if errors:
             raise NestedErrors(errors)
         return self
 
     @property
-    def n_envs(self) -> int:
-        """Number of training workers."""
+    def n_envs(self) -> int | None:
+        """Number of training workers (None: all the free devices of the cluster, known once there)."""
+        cluster = self.devices.cluster
+        if cluster is not None:
+            return None if cluster == "all" else cluster if isinstance(cluster, int) else len(cluster)
         return len(self.devices.specs())
 
 
@@ -409,18 +437,27 @@ def hyperparams(config: Config) -> dict[str, Any]:
             and not (key == "learning_starts" and params[key] == 0)
         ):
             raise ConfigError(f"algo.hyperparams.{key}: expected a positive int, got {params[key]!r}")
-    if config.algo.name in ("PPO", "MaskablePPO", "RecurrentPPO"):
-        n_steps = params.get("n_steps", 2048)
-        batch = params.get("batch_size", 64)
-        rollout = n_steps * config.n_envs
-        if rollout % batch:
-            raise ConfigError(
-                f"algo.hyperparams.batch_size: {batch} does not divide n_steps * n_envs = "
-                f"{n_steps} * {config.n_envs} = {rollout}; SB3 would drop part of every rollout"
-            )
+    check_rollout(config, params, config.n_envs)
     _check_policy(config, cls)
     _check_memory(config, params)
     return params
+
+
+def check_rollout(config: Config, params: dict[str, Any], n_envs: int | None) -> None:
+    """A PPO batch size divides ``n_steps * n_envs`` (checked once ``n_envs`` is known).
+
+    Raises:
+        ConfigError: It does not.
+    """
+    if n_envs is not None and config.algo.name in ("PPO", "MaskablePPO", "RecurrentPPO"):
+        n_steps = params.get("n_steps", 2048)
+        batch = params.get("batch_size", 64)
+        rollout = n_steps * n_envs
+        if rollout % batch:
+            raise ConfigError(
+                f"algo.hyperparams.batch_size: {batch} does not divide n_steps * n_envs = "
+                f"{n_steps} * {n_envs} = {rollout}; SB3 would drop part of every rollout"
+            )
 
 
 def _check_policy(config: Config, cls: type) -> None:
@@ -447,7 +484,8 @@ def _check_memory(config: Config, params: dict[str, Any]) -> None:
     if config.algo.name == "DQN":  # a replay buffer of uint8 observations (and the next ones)
         items, what = 2 * params.get("buffer_size", 1_000_000), "buffer_size"
     else:  # SB3's rollout buffer keeps observations as float32
-        items, what = 4 * params.get("n_steps", 2048 if config.algo.name != "A2C" else 5) * config.n_envs, "n_steps"
+        envs = config.n_envs or 1
+        items, what = 4 * params.get("n_steps", 2048 if config.algo.name != "A2C" else 5) * envs, "n_steps"
     needed = items * obs_bytes
     available = _available_memory()
     if available is not None and needed > 0.8 * available:

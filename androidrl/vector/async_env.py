@@ -30,32 +30,29 @@ Faults, in three layers:
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import multiprocessing
 import shutil
 import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array, iterate
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from androidrl.device.spec import DeviceSpec, parse_devices
-from androidrl.vector.shared import ObservationBuffer, blank, shareable
-from androidrl.vector.workers import Wrap, env_factory, run_worker
+from androidrl.vector.shared import blank
+from androidrl.vector.transport import LocalProcesses, Transport, Worker, WorkerGone
+from androidrl.vector.workers import Wrap, env_factory
 
 logger = logging.getLogger(__name__)
 
 READY, BUSY, LATE, RECOVERING = "ready", "busy", "late", "recovering"
-KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL for a worker that must go
 # Until a worker has answered a few times, it may be this much slower before it is left behind.
 WARMUP_ANSWERS, WARMUP_SECONDS = 4, 10.0
 
@@ -91,11 +88,9 @@ class EnvStep:
 
 
 @dataclass(eq=False)
-class _Worker:
-    index: int
-    slots: list[int]
-    process: Any = None
-    conn: Connection | None = None
+class _Worker(Worker):
+    """A worker and the vector env's bookkeeping about it."""
+
     state: str = READY
     pending: deque[str] = field(default_factory=deque)  # commands sent, answers awaited, oldest first
     sent_at: float = 0.0  # when the oldest pending command was sent
@@ -124,6 +119,8 @@ class DeviceVectorEnv(VectorEnv):
         max_down_seconds: A device that stays down longer is an error.
         max_blank_share: While more than this share of the envs are down, stepping waits for devices.
         cleanup: Directories to remove on :meth:`close` (the workers' observation files).
+        transport: How workers are reached (default: :class:`~androidrl.vector.transport.LocalProcesses`
+            with ``context`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
     """
 
     def __init__(
@@ -142,6 +139,7 @@ class DeviceVectorEnv(VectorEnv):
         max_down_seconds: float = 300.0,
         max_blank_share: float = 0.5,
         cleanup: Sequence[str | Path] = (),
+        transport: Transport | None = None,
     ) -> None:
         if not env_fns or len(env_fns) != len(serials):
             raise ValueError(f"need one serial per env function, got {len(env_fns)} functions and {len(serials)}")
@@ -157,7 +155,7 @@ class DeviceVectorEnv(VectorEnv):
         self.max_blank_share = max_blank_share
         self.copy = copy
         self._cleanup = [Path(p) for p in cleanup]
-        self._env_fns = [CloudpickleWrapper(fn) for fn in env_fns]
+        self.transport = transport or LocalProcesses(context, shared_memory)
         probe = env_fns[0]()  # built, never reset: constructors do not touch the device
         try:
             self.single_observation_space = probe.observation_space
@@ -169,24 +167,17 @@ class DeviceVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._blank = blank(self.single_observation_space)
-        self._ctx = multiprocessing.get_context(context)
-        space = self.single_observation_space
-        self._buffer = (
-            ObservationBuffer(space, self.num_envs, self._ctx) if shared_memory and shareable(space) else None
-        )
-        slots = list(range(self.num_envs))
-        self._workers = [
-            _Worker(i, slots[start : start + envs_per_worker])
-            for i, start in enumerate(range(0, self.num_envs, envs_per_worker))
-        ]
+        self.transport.prepare(self.single_observation_space, self.num_envs)
+        self._buffer = self.transport.buffer
+        groups = [list(range(self.num_envs))[i : i + envs_per_worker] for i in range(0, self.num_envs, envs_per_worker)]
+        self._workers = [_Worker(i, slots, [env_fns[s] for s in slots]) for i, slots in enumerate(groups)]
         self._down_since: list[float | None] = [None] * self.num_envs
-        self._waiting_since: float | None = None
-        self._stepped: list[EnvStep] | None = None
         self.restarts = 0  # how many worker restarts so far
         self._closed = False
         try:
             for worker in self._workers:
                 self._start(worker)
+            self.transport.started(self._workers)
         except BaseException:
             self.close()
             raise
@@ -238,15 +229,7 @@ class DeviceVectorEnv(VectorEnv):
         if self._closed:
             return
         self._closed = True
-        for worker in self._workers:
-            if worker.conn is not None and worker.process is not None and worker.process.is_alive():
-                with contextlib.suppress(OSError):
-                    worker.conn.send(("close", None))
-        deadline = time.monotonic() + KILL_GRACE
-        for worker in self._workers:
-            if worker.process is not None:
-                worker.process.join(max(0.0, deadline - time.monotonic()))
-                self._kill(worker)
+        self.transport.close(self._workers)
         for directory in self._cleanup:
             shutil.rmtree(directory, ignore_errors=True)
 
@@ -254,8 +237,8 @@ class DeviceVectorEnv(VectorEnv):
 
     @property
     def processes(self) -> list[Any]:
-        """The worker processes."""
-        return [w.process for w in self._workers]
+        """The worker processes (local transport)."""
+        return [self.transport.process(w) for w in self._workers]
 
     def worker_of(self, env_index: int) -> int:
         """The worker that runs env ``env_index``."""
@@ -319,36 +302,21 @@ class DeviceVectorEnv(VectorEnv):
     # ------------------------------------------------------------------ workers
 
     def _start(self, worker: _Worker) -> None:
-        parent, child = self._ctx.Pipe()
-        fns = [self._env_fns[s] for s in worker.slots]
-        process = self._ctx.Process(
-            target=run_worker,
-            args=(child, fns, worker.slots, self._buffer),
-            name=f"androidrl-worker-{worker.index}",
-            daemon=True,
-        )
-        process.start()
-        child.close()
-        worker.process, worker.conn = process, parent
+        self.transport.start(worker)
         worker.pending.clear()
         worker.state = READY
         worker.delivery = None
 
-    def _kill(self, worker: _Worker) -> None:
-        process = worker.process
-        if process is not None and process.is_alive():
-            process.terminate()
-            process.join(KILL_GRACE)
-            if process.is_alive():
-                process.kill()
-                process.join(KILL_GRACE)
-        if worker.conn is not None:
-            worker.conn.close()
-            worker.conn = None
-
     def _restart(self, worker: _Worker, reason: str) -> None:
-        """Replace a dead, failed or hung worker; its envs recover in the background."""
-        self._kill(worker)
+        """Replace a dead, failed or hung worker; its envs recover in the background.
+
+        A transport that restarts its workers itself (Ray) is only waited for.
+        """
+        worker.pending.clear()
+        if self.transport.restarts_itself:
+            self._recover(worker, f"worker {reason}")
+            return
+        self.transport.stop(worker)
         now = time.monotonic()
         while worker.restarts and now - worker.restarts[0] > self.restart_window:
             worker.restarts.popleft()
@@ -374,9 +342,8 @@ class DeviceVectorEnv(VectorEnv):
             worker.sent_at = time.monotonic()
         worker.pending.append(command)
         try:
-            worker.conn.send((command, data))
-        except (OSError, ValueError):  # the pipe broke: the worker is dead; its answer never comes
-            worker.pending.clear()
+            self.transport.send(worker, command, data)
+        except WorkerGone:  # its answer never comes
             self._restart(worker, "died")
 
     def _receive(self, worker: _Worker) -> tuple[str, str, Any, float] | None:
@@ -385,9 +352,8 @@ class DeviceVectorEnv(VectorEnv):
         A worker that died is restarted.
         """
         try:
-            status, payload = worker.conn.recv()
-        except (EOFError, OSError):
-            worker.pending.clear()
+            status, payload = self.transport.receive(worker)
+        except WorkerGone:
             self._restart(worker, "died")
             return None
         now = time.monotonic()
@@ -395,13 +361,16 @@ class DeviceVectorEnv(VectorEnv):
         took, worker.sent_at = now - worker.sent_at, now
         return command, status, payload, took
 
+    def _wait(self, workers: Sequence[_Worker], timeout: float) -> list[_Worker]:
+        return self.transport.ready(workers, timeout) if workers else []
+
     def _ask(self, worker: _Worker, command: str, data: Any) -> Any:
         """Send a command to a quiet worker and wait for its answer (after what it owes)."""
         self._check_open()
         self._settle(worker)
         self._send(worker, command, data)
         while True:
-            if not wait([worker.conn], self.step_timeout):
+            if not self._wait([worker], self.step_timeout):
                 self._restart(worker, f"did not answer `{command}` within {self.step_timeout:g} s")
                 raise self._error(worker, f"did not answer `{command}` within {self.step_timeout:g} s")
             answer = self._receive(worker)
@@ -416,7 +385,7 @@ class DeviceVectorEnv(VectorEnv):
     def _settle(self, worker: _Worker) -> None:
         """Take every answer a worker still owes (a recovery's comes back as a delivery)."""
         while worker.pending:
-            if not wait([worker.conn], self.step_timeout):
+            if not self._wait([worker], self.step_timeout):
                 self._restart(worker, f"did not answer within {self.step_timeout:g} s")
                 continue
             self._answer(worker, None)
@@ -434,7 +403,7 @@ class DeviceVectorEnv(VectorEnv):
             busy = [w for w in watching if w.state == BUSY]
             now = time.monotonic()
             timeout = max(0.0, min(self._soft_deadline(w, started) for w in busy) - now) if busy else 0.0
-            ready = wait([w.conn for w in watching], timeout) if watching else []
+            ready = self._wait(watching, timeout)
             if not ready:
                 if not busy:
                     return
@@ -445,9 +414,8 @@ class DeviceVectorEnv(VectorEnv):
                         worker.state = LATE
                         self._recover(worker, f"no answer within {late:.1f} s")
                 continue
-            for worker in watching:
-                if worker.conn in ready:
-                    self._answer(worker, steps)
+            for worker in ready:
+                self._answer(worker, steps)
 
     def _answer(self, worker: _Worker, steps: list[EnvStep | None] | None) -> None:
         """Take one answer: a step's results, or a recovery that brings the envs back."""
@@ -457,7 +425,6 @@ class DeviceVectorEnv(VectorEnv):
             return
         command, status, payload, took = answer
         if status == "error":
-            worker.pending.clear()
             self._restart(worker, f"failed: {payload.strip()}")
             return
         if command == "step" and state == BUSY:
@@ -498,7 +465,12 @@ class DeviceVectorEnv(VectorEnv):
                 steps[slot] = EnvStep(self._blank, 0.0, False, True, info, (self._blank, dict(info)))
 
     def _expire(self, now: float) -> None:
-        """Kill and restart the workers silent for longer than ``step_timeout``."""
+        """Kill and restart the workers silent for longer than ``step_timeout``.
+
+        A transport that restarts its workers itself is only waited for: ``max_down_seconds`` ends the wait.
+        """
+        if self.transport.restarts_itself:
+            return
         for worker in self._workers:
             if worker.pending and worker.state != BUSY and now - worker.sent_at > self.step_timeout:
                 self._restart(worker, f"did not answer within {self.step_timeout:g} s")
@@ -519,9 +491,8 @@ class DeviceVectorEnv(VectorEnv):
             until = time.monotonic() + 1.0
             while any(w.pending for w in self._workers) and time.monotonic() < until:
                 watching = [w for w in self._workers if w.pending]
-                for worker in watching:
-                    if worker.conn in wait([w.conn for w in watching], max(0.0, until - time.monotonic())):
-                        self._answer(worker, None)
+                for worker in self._wait(watching, max(0.0, until - time.monotonic())):
+                    self._answer(worker, None)
             self._expire(time.monotonic())
             for worker in self._workers:
                 if worker.delivery is not None:
@@ -550,7 +521,7 @@ class DeviceVectorEnv(VectorEnv):
         """Wait for a worker's reset; a worker that dies, fails or hangs meanwhile is restarted and reset again."""
         again = ([seeds[s] for s in worker.slots], options)
         while True:
-            if not wait([worker.conn], self.step_timeout):
+            if not self._wait([worker], self.step_timeout):
                 self._restart(worker, f"did not answer `reset` within {self.step_timeout:g} s")
                 self._send(worker, "reset", again)  # after the recovery's probe, which settles a dead device
                 continue
@@ -560,7 +531,6 @@ class DeviceVectorEnv(VectorEnv):
                 continue
             command, status, payload, took = answer
             if status == "error":
-                worker.pending.clear()
                 self._restart(worker, f"failed: {payload.strip()}")
                 self._send(worker, "reset", again)
                 continue

@@ -13,12 +13,14 @@ handle: a worker that fails is restarted alone, and its envs' episodes end with
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvWrapper
 
 from androidrl.device.spec import parse_devices
 from androidrl.vector.async_env import DeviceVectorEnv, make_vector_env
@@ -117,6 +119,43 @@ class SB3VecEnv(VecEnv):
         """Seed the next reset: env i gets ``seed + i``."""
         self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
         return self._seeds
+
+
+class MonitorFiles(VecEnvWrapper):
+    """Writes each env's episodes (``info["episode"]``) to its own SB3 Monitor CSV, from the parent.
+
+    For workers on other hosts (the ray backend), whose Monitors only add the ``episode``
+    infos: the files are the same as a local Monitor writes (``worker_<i>.monitor.csv``).
+    """
+
+    def __init__(self, venv: VecEnv, directory: str | Path) -> None:
+        from stable_baselines3.common.monitor import ResultsWriter
+
+        from androidrl.vector.workers import monitor_path
+
+        super().__init__(venv)
+        self._start = time.time()
+        self._writers = [
+            ResultsWriter(str(monitor_path(Path(directory), i)), {"t_start": self._start}, ("is_success",))
+            for i in range(venv.num_envs)
+        ]
+
+    def reset(self) -> Any:
+        return self.venv.reset()
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        for writer, info in zip(self._writers, infos):
+            episode = info.get("episode")
+            if episode is not None:
+                row = {"r": episode["r"], "l": episode["l"], "t": round(time.time() - self._start, 6)}
+                writer.write_row({**row, "is_success": info.get("is_success")})
+        return obs, rewards, dones, infos
+
+    def close(self) -> None:
+        for writer in self._writers:
+            writer.close()
+        super().close()
 
 
 #: The arguments every backend takes; the rest are the async backend's.

@@ -28,11 +28,14 @@ def env_factory(
     monitor_dir: str | Path | None = None,
     seed: int = 0,
     guard: dict[str, float] | None = None,
+    episodes: bool = False,
 ) -> Callable[[], gym.Env]:
     """A function that builds one worker's env: device, AndroidEnv, wrappers, Monitor, guard.
 
     Building it never touches the device (Gymnasium builds one copy in the parent process
-    to read the spaces). ``guard`` holds :class:`DeviceFaultGuard` settings.
+    to read the spaces). ``guard`` holds :class:`DeviceFaultGuard` settings. With
+    ``monitor_dir`` the Monitor writes its CSV there; with ``episodes`` alone it only adds
+    ``info["episode"]`` (for workers on other hosts, whose parent writes the CSVs).
     """
 
     def make() -> gym.Env:
@@ -41,16 +44,17 @@ def env_factory(
         )
         if wrap is not None:
             env = wrap(env)
-        if monitor_dir is not None:
+        if monitor_dir is not None or episodes:
             from stable_baselines3.common.monitor import Monitor
 
-            env = Monitor(env, str(_monitor_path(Path(monitor_dir), index)), info_keywords=("is_success",))
+            path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
+            env = Monitor(env, path, info_keywords=("is_success",))
         return DeviceFaultGuard(env, **(guard or {}))
 
     return make
 
 
-def _monitor_path(directory: Path, index: int) -> Path:
+def monitor_path(directory: Path, index: int) -> Path:
     """``worker_<i>``, or ``worker_<i>.<k>`` when a resumed run or a rebuilt worker starts again.
 
     One CSV per segment, as a Monitor's times count from its file's ``t_start`` header; a
@@ -78,11 +82,8 @@ def _has_episodes(path: Path) -> bool:
 def run_worker(conn: Connection, env_fns: list[Callable[[], gym.Env]], slots: list[int], buffer: Any) -> None:
     """The loop of one worker process: build its envs, then answer the parent's commands until ``close``.
 
-    Each command is one message and each answer one message: ``("ok", payload)`` or
-    ``("error", text)``. Observations go to ``buffer`` (shared memory, slot per env) when
-    there is one, else in the answer. A step resets an env whose episode ended at once
-    (``SAME_STEP``) and answers, per env, ``(obs or None, reward, terminated, truncated,
-    info, final)`` where ``final`` is ``(final_obs, reset_info)`` for an episode that ended.
+    Each command is one message and each answer one message (see :func:`answer`).
+    Observations go to ``buffer`` (shared memory, slot per env) when there is one.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it closes us
     envs: list[gym.Env] = []
@@ -93,19 +94,31 @@ def run_worker(conn: Connection, env_fns: list[Callable[[], gym.Env]], slots: li
                 command, data = conn.recv()
             except (EOFError, OSError):  # the parent is gone
                 return
-            try:
-                if command == "close":
-                    conn.send(("ok", None))
-                    return
-                conn.send(("ok", _HANDLERS[command](envs, slots, buffer, data)))
-            except Exception as err:  # noqa: BLE001 (reported to the parent, which decides)
-                conn.send(("error", f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=8)}"))
+            if command == "close":
+                conn.send(("ok", None))
+                return
+            conn.send(answer(envs, slots, buffer, command, data))
     except (BrokenPipeError, EOFError, KeyboardInterrupt):
         return
     finally:
         for env in envs:
             with contextlib.suppress(Exception):
                 env.close()
+
+
+def answer(envs: list[gym.Env], slots: list[int], buffer: Any, command: str, data: Any) -> tuple[str, Any]:
+    """Do one command on a worker's envs: ``("ok", payload)``, or ``("error", text)`` if it raised.
+
+    Commands: ``step`` (one action per env; an env whose episode ended is reset at once,
+    ``SAME_STEP``, and each env answers ``(obs or None, reward, terminated, truncated,
+    info, final)`` with ``final = (final_obs, reset_info)`` for an episode that ended),
+    ``reset`` (seeds, options), ``call`` (name, args, kwargs), ``get``, ``has``, ``set``.
+    An observation is None in the answer when it went to ``buffer``.
+    """
+    try:
+        return "ok", _HANDLERS[command](envs, slots, buffer, data)
+    except Exception as err:  # noqa: BLE001 (reported to the parent, which decides)
+        return "error", f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=8)}"
 
 
 def _obs(buffer: Any, slot: int, obs: Any) -> Any:
