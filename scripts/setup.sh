@@ -19,8 +19,8 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv with $($PYTHON --version)"
   "$PYTHON" -m venv .venv
 fi
-echo "setup: installing androidrl[train,dev] into .venv"
+echo "setup: installing androidrl[train,ray,dev] into .venv"
 # (This machine's pip config lists extra local indexes; drop its noise about missing ones.)
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[train,dev]" 2>&1 \
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[train,ray,dev]" 2>&1 \
   | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 echo "setup: done ($(adb version | head -n 1); $(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"

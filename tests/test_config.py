@@ -15,7 +15,7 @@ CONFIGS = sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml"))
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_are_valid(path):
     config = load_config(path)
-    assert config.n_envs >= 1 and config.training.total_timesteps > 0
+    assert (config.n_envs is None or config.n_envs >= 1) and config.training.total_timesteps > 0
 
 
 def test_numbers_are_coerced_and_schedules_resolved():

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 from androidrl.device.adb_server import IsolatedAdbServer, free_port  # noqa: E402
 from androidrl.train.compose import make_wrap  # noqa: E402
-from androidrl.train.config import ConfigError, parse_config  # noqa: E402
+from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
 from androidrl.train.runs import Run  # noqa: E402
 from androidrl.train.training import train  # noqa: E402
 from androidrl.vector import make_vector_env  # noqa: E402
@@ -37,6 +38,7 @@ from androidrl.virtual.adbd import AdbdThread  # noqa: E402
 from androidrl.virtual.phone import VirtualPhone  # noqa: E402
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).parents[1]
 SMALL = (360, 800, 160)
 
 
@@ -165,24 +167,20 @@ def test_seeded_virtual_phones_match_the_local_backend(cluster):
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
 
 
-def test_ppo_trains_on_cluster_devices_from_a_config(cluster, tmp_path):
-    config = parse_config(
-        {
-            "task": "tap-target",
-            "devices": {"cluster": 2},
-            "vector": {"backend": "ray", "address": cluster.cluster.address},
-            "observation": {"shape": [84, 40]},
-            "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94], "swipes": False},
-            "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 1}},
-            "training": {"total_timesteps": 256, "eval_freq": 0, "checkpoint_freq": 128, "progress_bar": False},
-        }
-    )
-    result = train(Run.create(config, tmp_path / "run", ["scripts/train.py"]))
-    assert result.timesteps >= 256 and result.final_model.exists()
-    assert sorted(p.name for p in (tmp_path / "run" / "monitor").iterdir()) == [
-        "worker_0.monitor.csv",
-        "worker_1.monitor.csv",
+def test_the_shipped_ray_config_trains_across_the_nodes(cluster, tmp_path):
+    overrides = [
+        f"vector.address={cluster.cluster.address}",
+        "training.total_timesteps=1024",
+        "training.eval_freq=512",
+        "training.eval_episodes=2",
+        "training.progress_bar=false",
     ]
+    config = load_config(ROOT / "configs" / "ray_cluster.yaml", overrides)
+    result = train(Run.create(config, tmp_path / "run", ["scripts/train.py"]))
+    assert result.timesteps >= 1024 and result.final_model.exists()
+    monitors = sorted(p.name for p in (tmp_path / "run" / "monitor").iterdir())
+    assert monitors == [f"worker_{i}.monitor.csv" for i in range(4)]  # all four devices of the two nodes
+    assert (tmp_path / "run" / "evaluations.csv").exists()
 
 
 def _until(env, index, predicate, seconds=60):

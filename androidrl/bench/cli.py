@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from androidrl.bench.adb import adb_suite
+from androidrl.bench.cluster import ray_suite
 from androidrl.bench.envs import env_suite, vector_suite, wrapped_suite
 from androidrl.bench.figures import Figure, as_json, table
 from androidrl.bench.training import memory_suite, ppo_suite
@@ -20,6 +21,7 @@ SUITES = {
     "vector": vector_suite,
     "ppo": ppo_suite,
     "memory": memory_suite,
+    "ray": ray_suite,
 }
 
 
