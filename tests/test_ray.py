@@ -256,3 +256,14 @@ def test_the_node_command_advertises_its_phones_and_stops_cleanly(cluster):
         finally:
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=60) == 0
+
+
+def test_no_cluster_at_the_address_is_a_clear_error():
+    port = free_port()
+    result = subprocess.run(
+        [sys.executable, "-m", "androidrl.cli", "devices", "--cluster", "--address", f"127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1 and f"no Ray cluster at 127.0.0.1:{port}" in result.stderr

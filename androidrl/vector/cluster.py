@@ -62,6 +62,15 @@ def connect(address: str = "auto") -> Any:
     """
     ray = require_ray()
     if not ray.is_initialized():
+        host, sep, port = address.rpartition(":")
+        if sep and port.isdigit():  # Ray itself would retry a dead address for minutes: ask once
+            try:
+                socket.create_connection((host, int(port)), timeout=5).close()
+            except OSError as err:
+                raise ClusterError(
+                    f"no Ray cluster at {address} ({err.strerror or err}); start one with `androidrl node --head` "
+                    "(and `androidrl node --address HEAD:PORT` on the other hosts)"
+                ) from None
         try:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as err:
