@@ -34,6 +34,7 @@ from androidrl.spaces import (
 from androidrl.tasks.base import Task
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import TaskSpec
+from androidrl.tasks.suite import TaskSuite
 from androidrl.ui import Snapshot, UIElement
 
 
@@ -100,7 +101,8 @@ class AndroidEnv(gym.Env):
             they make step infos differ between otherwise identical runs.
         render_mode: None or ``"rgb_array"`` (:meth:`render` returns the last frame).
         reset_timeout: Seconds :meth:`reset` waits for an offline device to come back (one
-            reset may ask for another wait with ``options={"reset_timeout": seconds}``).
+            reset may ask for another wait with ``options={"reset_timeout": seconds}``; with a
+            task suite, ``options={"task": name}`` picks the episode's task).
 
     Example:
         >>> env = AndroidEnv(VirtualDevice(width=360, height=800, density=160))
@@ -139,6 +141,7 @@ class AndroidEnv(gym.Env):
         self.dump_xml = dump_xml
         self.write_files = write_files
         self.keep_files = keep_files
+        self._max_steps = max_steps  # (None: each episode's task says)
         self.max_steps = max_steps if max_steps is not None else self.task.max_steps
         self.timings = timings
         self.render_mode = render_mode
@@ -199,8 +202,11 @@ class AndroidEnv(gym.Env):
         super().reset(seed=seed)
         options = dict(options or {})
         timeout = options.pop("reset_timeout", self.reset_timeout)
+        task = options.pop("task", None)
         if options:
-            raise ValueError(f"AndroidEnv.reset: unknown options {sorted(options)}; the only option is 'reset_timeout'")
+            raise ValueError(f"AndroidEnv.reset: unknown options {sorted(options)}; it takes reset_timeout, task")
+        if task is not None and not isinstance(self.task, TaskSuite):
+            raise ValueError(f"AndroidEnv.reset: option task={task!r} needs a task suite; this env's task is one task")
         self._check_open()
         self.device.wait_ready(timeout=timeout)
         actual = self.device.query_screen_size()
@@ -213,7 +219,11 @@ class AndroidEnv(gym.Env):
         if not self._set_up:
             self.task.setup(self.device)
             self._set_up = True
-        task_info = self.task.reset(self.device, self.np_random)
+        if isinstance(self.task, TaskSuite):
+            task_info = self.task.reset(self.device, self.np_random, task)
+        else:
+            task_info = self.task.reset(self.device, self.np_random)
+        self.max_steps = self._max_steps if self._max_steps is not None else self.task.max_steps
         self._episode_step = 0
         for ring in self._files.values():
             ring.restart()
@@ -236,7 +246,13 @@ class AndroidEnv(gym.Env):
         self.last_action = act
         start = time.perf_counter()
         # The same keys every step (vector envs batch infos by key).
-        info: dict[str, Any] = {"res": "", "action_error": "", "device_error": "", "is_success": False}
+        info: dict[str, Any] = {
+            "task": self.task.name,
+            "res": "",
+            "action_error": "",
+            "device_error": "",
+            "is_success": False,
+        }
         try:
             try:
                 info["res"] = self.device.perform(act)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from androidrl.errors import TaskError
 from androidrl.tasks.base import IdleTask, Task
 from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
 from androidrl.tasks.spec_task import SpecTask
+from androidrl.tasks.suite import TaskSuite
 
 BUILTIN_DIR = Path(__file__).with_name("builtin")
 
@@ -25,7 +27,21 @@ def _load_builtins() -> dict[str, TaskSpec]:  # specs are frozen: read the files
     for path in sorted(BUILTIN_DIR.glob("*.yaml")):
         spec = load_spec(path)
         specs[spec.name] = spec
-    order = ["tap-target", "open-app", "wifi-on", "airplane-home", "notes-word", "find-about-phone"]
+    order = [
+        "tap-target",
+        "open-app",
+        "open-any-app",
+        "wifi-on",
+        "wifi-off",
+        "bluetooth-on",
+        "bluetooth-off",
+        "airplane-off",
+        "settings-page",
+        "airplane-home",
+        "airplane-clock",
+        "notes-word",
+        "find-about-phone",
+    ]
     return {name: specs[name] for name in sorted(specs, key=lambda n: (order.index(n) if n in order else 99, n))}
 
 
@@ -34,8 +50,8 @@ def gym_id(name: str) -> str:
     return "androidrl/" + "".join(part.capitalize() for part in name.replace("_", "-").split("-")) + "-v0"
 
 
-def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | None) -> Task:
-    """A Task from a Task, a spec (model or mapping), a built-in name, or a YAML path.
+def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any] | None) -> Task:
+    """A Task from a Task, a spec (model or mapping), a built-in name, a YAML path, or a list of them (a suite).
 
     Raises:
         TaskError: The name is neither built in nor a file, or the spec is invalid.
@@ -48,6 +64,8 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | None) -> Tas
         return SpecTask(task)
     if isinstance(task, dict):
         return SpecTask(parse_spec(task))
+    if isinstance(task, (list, tuple)):
+        return make_suite(task)
     if isinstance(task, (str, Path)):
         builtins = builtin_specs()
         if str(task) in builtins:
@@ -56,4 +74,26 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | None) -> Tas
         if path.suffix in (".yaml", ".yml") or path.exists():
             return SpecTask(load_spec(path))
         raise TaskError(f"unknown task {str(task)!r}: not a built-in ({', '.join(builtins)}) and not a YAML file")
-    raise TypeError(f"task must be a Task, a TaskSpec, a mapping, a built-in name or a path, got {type(task).__name__}")
+    raise TypeError(
+        f"task must be a Task, a TaskSpec, a mapping, a built-in name, a path or a list of them (a suite), "
+        f"got {type(task).__name__}"
+    )
+
+
+def make_suite(items: Sequence[Any], cycle: bool = False, offset: int = 0) -> TaskSuite:
+    """A :class:`~androidrl.tasks.suite.TaskSuite` from a list of tasks, each a task or ``{name: ..., weight: w}``.
+
+    Raises:
+        TaskError: A task that does not exist (the error lists the built-ins), or a bad weight.
+    """
+    tasks, weights = [], []
+    for item in items:
+        if isinstance(item, dict) and "weight" in item:
+            task, weight = item.get("name"), item["weight"]
+        else:
+            task, weight = item, 1.0
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            raise TaskError(f"a suite weight is a number, got {weight!r} for {task!r}")
+        tasks.append(make_task(task))
+        weights.append(float(weight))
+    return TaskSuite(tasks, weights, cycle=cycle, offset=offset)

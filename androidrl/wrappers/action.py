@@ -181,6 +181,11 @@ class _LazyTable(gym.ActionWrapper):
         self._ensure_table()
         return result
 
+    @property
+    def table(self) -> list[EnvAction]:
+        """Every action of the space, in order (built once the screen size is known)."""
+        return list(self._ensure_table())
+
 
 class DiscreteGridAction(_LazyTable):
     """A Discrete action space over a table of concrete actions.
@@ -246,6 +251,11 @@ class DiscreteGridAction(_LazyTable):
     def describe(self, action: int) -> str:
         """What table entry ``action`` does, in words."""
         return self._labels[_check_index(action, self.action_space.n)]
+
+    @property
+    def labels(self) -> list[str]:
+        """What each action does, in words, in order (``tap row 0 col 0``... ``type 'word'``, ``back``...)."""
+        return list(self._labels)
 
 
 class MultiDiscreteAction(_LazyTable):
@@ -378,6 +388,16 @@ class UIElementAction(gym.Wrapper):
                 EnvAction(action_type=T.USER_SWIPE_TO, coord=(x, low), tgt_coord=(x, high)),
             ),
         ]
+
+    @property
+    def entries(self) -> list[tuple[str, EnvAction]]:
+        """The current screen's actions (``tap Wi-Fi``, ``scroll forward ...``), by index."""
+        return list(self._entries)
+
+    @property
+    def extras(self) -> list[tuple[str, EnvAction]]:
+        """The actions after ``max_elements``: back and home, as configured."""
+        return list(self._extras)
 
     def action_masks(self) -> np.ndarray:
         """Which actions exist on the current screen (for MaskablePPO)."""
