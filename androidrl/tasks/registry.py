@@ -62,10 +62,13 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any
         return task
     if isinstance(task, TaskSpec):
         return SpecTask(task)
-    if isinstance(task, dict):
-        return SpecTask(parse_spec(task))
+
     if isinstance(task, (list, tuple)):
         return make_suite(task)
+    if isinstance(task, dict) and "suite" in task:  # {suite: [...], cycle: true}: every task in turn
+        return make_suite(task["suite"], cycle=bool(task.get("cycle")), offset=int(task.get("offset", 0)))
+    if isinstance(task, dict):
+        return SpecTask(parse_spec(task))
     if isinstance(task, (str, Path)):
         builtins = builtin_specs()
         if str(task) in builtins:

@@ -47,6 +47,7 @@ def monitor_episodes(run_dir: str | Path) -> list[dict[str, float]]:
                         "length": int(row["l"]),
                         "time": start + float(row["t"]),
                         "success": float(row.get("is_success") in ("True", "1", "1.0")),
+                        "task": row.get("task") or "",
                     }
                 )
     rows.sort(key=lambda r: r["time"])

@@ -30,6 +30,8 @@ class TrainingCallback(BaseCallback):
         self.eval_env = eval_env
         self.next_checkpoint = self.next_eval = 0
         self.successes: deque[float] = deque(maxlen=100)
+        #: Recent successes per task (a suite's tasks apart), for TensorBoard.
+        self.task_successes: dict[str, deque[float]] = {}
         #: Blank steps per env (its device was down), shown in the bar and TensorBoard.
         self.blank: dict[int, int] = {}
         self.bar = None
@@ -57,6 +59,8 @@ class TrainingCallback(BaseCallback):
         for i, (done, info) in enumerate(zip(self.locals["dones"], self.locals["infos"])):
             if done and "is_success" in info and not info.get("device_error"):
                 self.successes.append(float(info["is_success"]))
+                task = info.get("task", "")
+                self.task_successes.setdefault(task, deque(maxlen=100)).append(float(info["is_success"]))
             if info.get("device_down"):  # a blank step: the device was away
                 self.blank[i] = self.blank.get(i, 0) + 1
         steps = self.model.num_timesteps
@@ -76,6 +80,9 @@ class TrainingCallback(BaseCallback):
         return True
 
     def _on_rollout_end(self) -> None:
+        if len(self.task_successes) > 1:
+            for task, values in self.task_successes.items():
+                self.logger.record(f"rollout/success_rate/{task}", float(np.mean(values)))
         for i, count in self.blank.items():
             self.logger.record(f"rollout/blank_steps/env_{i}", count)
         self.logger.record("rollout/blank_steps", sum(self.blank.values()))

@@ -18,13 +18,17 @@ from androidrl.train.config import Config, ConfigError, Devices, algo_class, che
 
 def make_wrap(config: Config):
     """The function that wraps each worker's AndroidEnv as the config says (observation, then action wrapper)."""
-    from androidrl.wrappers import ScreenshotObservation
+    from androidrl.wrappers import InstructionObservation, ScreenshotObservation
 
-    observation = config.observation.model_dump(exclude={"frame_stack"})
+    observation = config.observation.model_dump(exclude={"frame_stack", "instruction"})
+    instruction = config.observation.instruction
     action, settings = config.action.wrapper, config.action.settings
 
     def wrap(env: gym.Env) -> gym.Env:
-        return action(ScreenshotObservation(env, **observation), **settings)
+        env = ScreenshotObservation(env, **observation)
+        if instruction is not None:
+            env = InstructionObservation(env, **instruction.model_dump())
+        return action(env, **settings)
 
     return wrap
 
@@ -36,8 +40,11 @@ def make_env(
     seed: int = 0,
     backend: str | None = None,
     wrap: Any = None,
+    evaluation: bool = False,
 ):
     """An SB3 VecEnv on ``devices`` with the config's task, wrappers (or ``wrap``) and frame stacking.
+
+    With ``evaluation``, a suite takes its tasks in turn, so evaluations cover each evenly.
 
     Raises:
         ConfigError: The ray backend's devices cannot be had, or their number does not fit the batch size.
@@ -48,7 +55,7 @@ def make_env(
     wrap = wrap or make_wrap(config)
     env_kwargs = config.env.model_dump(exclude_none=True)
     if backend == "ray":
-        env = _cluster_env(config, devices, monitor_dir, seed, wrap, env_kwargs)
+        env = _cluster_env(config, devices, monitor_dir, seed, wrap, env_kwargs, evaluation)
     else:
         from androidrl.vector.sb3 import make_sb3_vec_env
 
@@ -62,13 +69,15 @@ def make_env(
         }
         if backend == "async":
             options.update(config.vector.recovery())
-        env = make_sb3_vec_env(devices.specs(), config.task, wrap, backend=backend, **options)
+        env = make_sb3_vec_env(devices.specs(), config.task_spec(evaluation), wrap, backend=backend, **options)
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)
     return env
 
 
-def _cluster_env(config: Config, devices: Devices, monitor_dir: Path | None, seed: int, wrap: Any, env_kwargs: dict):
+def _cluster_env(
+    config: Config, devices: Devices, monitor_dir: Path | None, seed: int, wrap: Any, env_kwargs: dict, evaluation: bool
+):
     """The ray backend: workers as Ray actors next to their devices (``devices.cluster``, or virtual phones)."""
     from androidrl.vector.cluster import ClusterError, connect, make_cluster_vector_env, pick_devices
     from androidrl.vector.sb3 import MonitorFiles, SB3VecEnv
@@ -80,7 +89,7 @@ def _cluster_env(config: Config, devices: Devices, monitor_dir: Path | None, see
         check_rollout(config, hyperparams(config), len(chosen))
         venv = make_cluster_vector_env(
             chosen,
-            config.task,
+            config.task_spec(evaluation),
             wrap,
             env_kwargs=env_kwargs,
             seed=seed,
@@ -141,7 +150,8 @@ def template_env(config: Config):
 
     spec = next((s for s in config.devices.specs() if s.virtual), DeviceSpec.virtual_phone())
     wrap = make_wrap(config)
-    env = DummyVecEnv([lambda: wrap(AndroidEnv(spec.make_device(), config.task, screen_size=spec.screen_size()))])
+    task, size = config.task_spec(), spec.screen_size()
+    env = DummyVecEnv([lambda: wrap(AndroidEnv(spec.make_device(), task, screen_size=size))])
     return VecFrameStack(env, config.observation.frame_stack) if config.observation.frame_stack > 1 else env
 
 

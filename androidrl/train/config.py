@@ -57,6 +57,7 @@ from androidrl.validation import NestedErrors, check_depth, error_items, format_
 from androidrl.wrappers import (
     BoxAction,
     DiscreteGridAction,
+    InstructionObservation,
     MultiDiscreteAction,
     ScreenshotObservation,
     UIElementAction,
@@ -140,6 +141,13 @@ class Devices(_Model):
         return list(self._specs)
 
 
+class SuiteTask(_Model):
+    """A task of a suite with its weight (how often it is drawn, relative to the others)."""
+
+    name: str
+    weight: float = Field(default=1.0, ge=0)
+
+
 class EnvSettings(_Model):
     """AndroidEnv settings."""
 
@@ -165,7 +173,14 @@ def settings_model(cls: type, name: str, **more: Any) -> type[BaseModel]:
 
 
 #: The ``observation:`` section: :class:`~androidrl.wrappers.ScreenshotObservation`'s settings, plus frame stacking.
-Observation = settings_model(ScreenshotObservation, "Observation", frame_stack=(int, Field(default=1, ge=1, le=16)))
+#: The ``observation.instruction`` section: :class:`~androidrl.wrappers.InstructionObservation`'s settings.
+Instruction = settings_model(InstructionObservation, "Instruction")
+Observation = settings_model(
+    ScreenshotObservation,
+    "Observation",
+    frame_stack=(int, Field(default=1, ge=1, le=16)),
+    instruction=(Instruction | None, None),
+)
 
 #: The ``action.type`` values and the wrapper each names.
 ACTION_WRAPPERS: dict[str, type] = {
@@ -249,6 +264,7 @@ class PolicyKwargs(_Model):
     normalize_images: bool | None = None
     ortho_init: bool | None = None
     share_features_extractor: bool | None = None
+    features_extractor: Literal["instruction"] | None = None  # (androidrl.train.extractors)
     features_extractor_kwargs: dict[str, int] | None = None
     optimizer_kwargs: dict[str, float] | None = None
     lstm_hidden_size: int | None = Field(default=None, ge=1)
@@ -270,6 +286,10 @@ class PolicyKwargs(_Model):
             }[kwargs["activation_fn"]]
         if "features_extractor_kwargs" in kwargs:
             kwargs["features_extractor_kwargs"] = dict(kwargs["features_extractor_kwargs"])
+        if "features_extractor" in kwargs:
+            from androidrl.train.extractors import EXTRACTORS
+
+            kwargs["features_extractor_class"] = EXTRACTORS[kwargs.pop("features_extractor")]
         return kwargs
 
 
@@ -312,7 +332,7 @@ class Config(_Model):
     run_dir: str = "runs"
     devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
     eval_devices: Devices | None = None
-    task: str = "tap-target"
+    task: str | list[str | SuiteTask] = "tap-target"  # one task, or a suite (a list, weights optional)
     env: EnvSettings = Field(default_factory=EnvSettings)
     observation: Observation = Field(default_factory=Observation)
     action: Action = Field(default_factory=Action)
@@ -337,6 +357,15 @@ class Config(_Model):
             errors.append(("algo.policy", f"RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}"))
         if self.observation.clickable_mask and algo.policy != "MultiInputPolicy":
             errors.append(("algo.policy", "a clickable_mask observation is a Dict: use MultiInputPolicy"))
+        if self.observation.instruction is not None and algo.policy != "MultiInputPolicy":
+            errors.append(("algo.policy", "an observation with the instruction is a Dict: use MultiInputPolicy"))
+        if algo.policy_kwargs.features_extractor == "instruction" and self.observation.instruction is None:
+            errors.append(
+                (
+                    "algo.policy_kwargs.features_extractor",
+                    "the instruction extractor needs the instruction in the observation (observation.instruction)",
+                )
+            )
         if self.devices.virtual is None and self.eval_devices is None and self.training.eval_freq:
             errors.append(
                 (
@@ -360,6 +389,13 @@ class Config(_Model):
         if errors:
             raise NestedErrors(errors)
         return self
+
+    def task_spec(self, evaluation: bool = False) -> str | list | dict:
+        """What ``make_task`` takes for the config's task: a name, or a suite (in turn for evaluations)."""
+        data = self.model_dump(mode="json")["task"]
+        if isinstance(data, list) and evaluation:  # evaluations cover every task of the suite evenly
+            return {"suite": data, "cycle": True}
+        return data
 
     @property
     def n_envs(self) -> int | None:
@@ -570,7 +606,7 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
     except ValidationError as err:
         raise ConfigError(f"{source}: invalid config\n{format_errors(err)}") from None
     try:
-        make_task(config.task)
+        make_task(config.task_spec())
     except TaskError as err:
         raise ConfigError(f"{source}: task: {err}") from None
     try:

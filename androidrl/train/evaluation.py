@@ -34,19 +34,26 @@ class EpisodeResult:
     ret: float
     length: int
     success: bool
+    task: str = ""
 
 
-def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True) -> list[EpisodeResult]:
+def evaluate(
+    model: Any, env: Any, episodes: int, deterministic: bool = True, seed: int | None = None
+) -> list[EpisodeResult]:
     """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv (recurrent and maskable models too).
 
-    An episode a device fault cut short is not counted.
+    ``model`` is anything with SB3's ``predict`` (a random or scripted policy too); with
+    ``seed``, the episodes are the same whatever plays them. An episode a device fault cut
+    short is not counted.
 
     Raises:
         DeviceError: An evaluation device is down (no results are made up for it).
     """
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-    masked = type(model).__name__ == "MaskablePPO" and is_masking_supported(env)
+    masked = getattr(model, "uses_action_masks", type(model).__name__ == "MaskablePPO") and is_masking_supported(env)
+    if seed is not None:
+        env.seed(seed)
     obs = env.reset()
     states = None
     starts = np.ones(env.num_envs, dtype=bool)
@@ -63,20 +70,26 @@ def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True) ->
             if infos[i].get("device_down"):
                 raise DeviceError(f"an evaluation device is down: {infos[i]['device_error']}")
             if not infos[i].get("device_error"):
-                results.append(EpisodeResult(float(returns[i]), int(lengths[i]), bool(infos[i].get("is_success"))))
+                success, task = bool(infos[i].get("is_success")), str(infos[i].get("task", ""))
+                results.append(EpisodeResult(float(returns[i]), int(lengths[i]), success, task))
             returns[i], lengths[i] = 0.0, 0
         starts = dones
     return results[:episodes]
 
 
 def summarize(results: list[EpisodeResult]) -> dict[str, float]:
-    """Success rate, mean return and mean length of episode results."""
-    return {
+    """Success rate, mean return and mean length of episode results (and ``success_rate/<task>`` for a suite)."""
+    summary = {
         "success_rate": float(np.mean([r.success for r in results])) if results else 0.0,
         "mean_return": float(np.mean([r.ret for r in results])) if results else 0.0,
         "mean_length": float(np.mean([r.length for r in results])) if results else 0.0,
         "episodes": float(len(results)),
     }
+    tasks = sorted({r.task for r in results})
+    if len(tasks) > 1:
+        for task in tasks:
+            summary[f"success_rate/{task}"] = float(np.mean([r.success for r in results if r.task == task]))
+    return summary
 
 
 def model_path(run: Run, checkpoint: str | Path | None = None) -> Path:
@@ -143,7 +156,7 @@ def evaluate_run(
         env = config_wrap(env)
         return EpisodeRecorder(env, out / "episodes") if record else env
 
-    env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap)
+    env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap, evaluation=True)
     try:
         model = load_model(config, path, env)
         results = evaluate(model, env, episodes, deterministic)
@@ -181,10 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, DeviceError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(f"{'episodes':>10} {'success':>8} {'return':>8} {'length':>8}")
-    print(
-        f"{int(summary['episodes']):>10} {summary['success_rate']:>8.0%} {summary['mean_return']:>8.2f} "
-        f"{summary['mean_length']:>8.1f}"
-    )
+    print(f"{'task':<20} {'episodes':>8} {'success':>8} {'return':>8} {'length':>8}")
+    rows = [("all", [EpisodeResult(**r) for r in summary["episodes_detail"]])]
+    tasks = sorted({r.task for r in rows[0][1]})
+    rows += [(task, [r for r in rows[0][1] if r.task == task]) for task in tasks] if len(tasks) > 1 else []
+    for name, results in rows:
+        s = summarize(results)
+        print(
+            f"{name:<20} {int(s['episodes']):>8} {s['success_rate']:>8.0%} {s['mean_return']:>8.2f} "
+            f"{s['mean_length']:>8.1f}"
+        )
     print(f"written to {summary['directory']}")
     return 0

@@ -83,7 +83,9 @@ def train(run: Run, resume: bool = False) -> TrainResult:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")
     env = make_env(config, config.devices, run.monitor, seed=config.seed)
     devices = eval_devices(config)
-    eval_env = make_env(config, devices, seed=config.seed + 10_000, backend="dummy") if devices else None
+    eval_env = (
+        make_env(config, devices, seed=config.seed + 10_000, backend="dummy", evaluation=True) if devices else None
+    )
     try:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)

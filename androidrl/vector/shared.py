@@ -15,19 +15,21 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+_ARRAYS = (gym.spaces.Box, gym.spaces.MultiDiscrete)
+
 
 def shareable(space: gym.Space) -> bool:
-    """Whether observations of ``space`` can live in shared memory (a Box, or a Dict of Boxes)."""
+    """Whether observations of ``space`` can live in shared memory (an array space, or a Dict of them)."""
     if isinstance(space, gym.spaces.Dict):
-        return all(isinstance(s, gym.spaces.Box) for s in space.spaces.values())
-    return isinstance(space, gym.spaces.Box)
+        return all(isinstance(s, _ARRAYS) for s in space.spaces.values())
+    return isinstance(space, _ARRAYS)
 
 
 def blank(space: gym.Space) -> Any:
     """A blank member of ``space``: zeros for arrays, "" for text (what a device that is down shows)."""
     if isinstance(space, gym.spaces.Dict):
         return {k: blank(s) for k, s in space.spaces.items()}
-    if isinstance(space, gym.spaces.Box):
+    if isinstance(space, _ARRAYS):
         return np.zeros(space.shape, dtype=space.dtype)
     if isinstance(space, gym.spaces.Text):
         return ""
@@ -43,7 +45,7 @@ class ObservationBuffer:
 
     def __init__(self, space: gym.Space, n: int, context: BaseContext) -> None:
         if not shareable(space):
-            raise TypeError(f"only Box or Dict-of-Box observations go in shared memory, got {space}")
+            raise TypeError(f"only array (or Dict-of-array) observations go in shared memory, got {space}")
         self.space = space
         self.n = n
         boxes = space.spaces if isinstance(space, gym.spaces.Dict) else {None: space}

@@ -48,7 +48,7 @@ def env_factory(
             from stable_baselines3.common.monitor import Monitor
 
             path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
-            env = Monitor(env, path, info_keywords=("is_success",))
+            env = Monitor(env, path, info_keywords=("is_success", "task"))
         return DeviceFaultGuard(env, **(guard or {}))
 
     return make

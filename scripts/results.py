@@ -1,0 +1,8 @@
+"""The learnability table: python scripts/results.py configs/quickstart.yaml --seeds 0 1 2"""
+
+import sys
+
+from androidrl.train.results import main
+
+if __name__ == "__main__":
+    sys.exit(main())
