@@ -149,6 +149,8 @@ class EpisodeRecorder(gym.Wrapper):
         return obs, info
 
     def step(self, action: Any):
+        # Described now: after the step, a UI-element action already names the next screen's elements.
+        text = _describe(self.env, action)
         obs, reward, terminated, truncated, info = self.env.step(action)
         if self._steps is None:
             return obs, reward, terminated, truncated, info
@@ -167,7 +169,7 @@ class EpisodeRecorder(gym.Wrapper):
         steps["terminated"].append(terminated)
         steps["truncated"].append(truncated)
         steps["infos"].append(_jsonable(info))
-        steps["action_texts"].append(_describe(self.env, action, performed))
+        steps["action_texts"].append(text or (performed.action_type.name.lower() if performed else str(action)))
         steps["xml"].append(self._xml() if not info.get("device_error") else "")
         if terminated or truncated:
             self.saved.append(self._save())
@@ -205,16 +207,13 @@ class EpisodeRecorder(gym.Wrapper):
         return stem.with_suffix(".npz")
 
 
-def _describe(env: gym.Env, action: Any, performed: Any) -> str:
+def _describe(env: gym.Env, action: Any) -> str:
+    """What ``action`` will do, in the action wrapper's words ("" if it has none)."""
     describe = env.get_wrapper_attr("describe") if env.has_wrapper_attr("describe") else None
     try:
-        if describe is not None:
-            return str(describe(action))
+        return str(describe(action)) if describe is not None else ""
     except (IndexError, ValueError, TypeError):
-        pass
-    if performed is None:
-        return str(action)
-    return performed.action_type.name.lower()
+        return ""
 
 
 def load_episode(path: str | Path) -> Episode:

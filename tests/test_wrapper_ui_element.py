@@ -55,3 +55,19 @@ def test_a_masked_action_does_nothing_and_says_so():
 def test_bad_arguments():
     with pytest.raises(ValueError, match="max_elements"):
         make(max_elements=0)
+
+
+def test_recorded_action_texts_name_the_element_actually_tapped(tmp_path):
+    from androidrl.recording import EpisodeRecorder, load_dataset
+    from androidrl.solvers import solver_for
+
+    android = AndroidEnv(VirtualDevice(width=360, height=800, density=160), "wifi-on", screen_size=(360, 800))
+    env = EpisodeRecorder(UIElementAction(android, max_elements=16), tmp_path)
+    solve = solver_for("wifi-on")
+    env.reset(seed=0)
+    done = False
+    while not done:  # the solver taps Settings, then Network & internet, then Wi-Fi
+        *_, terminated, truncated, _ = env.step(solve(env))
+        done = terminated or truncated
+    (episode,) = load_dataset(tmp_path)
+    assert episode.action_texts == ["tap Settings", "tap Network & internet", "tap Wi-Fi"]
