@@ -25,12 +25,10 @@ def _rollout(args: argparse.Namespace) -> int:
         saved = []
         for step in range(args.steps + 1):
             if step:
-                action = EnvAction(**env.action_space.sample())
+                action = EnvAction(**_typable_sample(env.action_space))
                 _, _, terminated, truncated, info = env.step(action)
                 note = info["action_error"] or info["device_error"]
-                print(
-                    f"step {step:4d}/{args.steps}  {action.action_type.name:<15}" + (f"  ({note[:60]})" if note else "")
-                )
+                print(f"step {step:4d}/{args.steps}  {action.action_type.name:<15}" + (f"  ({note})" if note else ""))
                 if terminated or truncated:
                     env.reset()
             if step in save_at:
@@ -42,6 +40,17 @@ def _rollout(args: argparse.Namespace) -> int:
     finally:
         env.close()
     return 0
+
+
+def _typable_sample(space) -> dict:
+    """A random action whose text Android can type (the space holds any printable text, as MetaGPT's)."""
+    from androidrl.device.base import TYPABLE
+
+    action = space.sample()
+    rng = space.np_random
+    length = int(rng.integers(1, 13))
+    action["input_txt"] = "".join(rng.choice(sorted(TYPABLE), size=length))
+    return action
 
 
 _STATE_HELP = {
@@ -290,9 +299,26 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _minari(args: argparse.Namespace) -> int:
+    """Export a recording as a Minari dataset."""
+    from androidrl.recording import export_minari
+
+    try:
+        path = export_minari(args.recording, args.dataset_id, args.description, args.author, args.overwrite)
+    except (ValueError, ImportError, OSError) as err:
+        print(f"androidrl minari: {err}", file=sys.stderr)
+        return 1
+    print(f"{args.dataset_id}: {path} (load it with minari.load_dataset({args.dataset_id!r}))")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="androidrl", description="Reinforcement learning on Android phones.")
+    parser = argparse.ArgumentParser(
+        prog="androidrl",
+        description="Reinforcement learning on Android phones, emulators and a headless virtual phone.",
+        epilog="androidrl --version prints the version; androidrl COMMAND --help explains a command.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     rollout = sub.add_parser("rollout", help="random agent on a virtual phone, saving screenshots")
@@ -321,8 +347,32 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--seed", type=int, default=0)
     record.set_defaults(func=_record)
 
-    # `androidrl bench ARGS` hands ARGS to the benchmark's own parser (see main()).
-    sub.add_parser("bench", help="run the benchmarks (same as scripts/benchmark.py; --help for options)")
+    export = sub.add_parser(
+        "minari",
+        help="export a recording (androidrl record / evaluate) as a Minari dataset",
+        description="Export a recording directory as a Minari dataset, which minari.load_dataset(ID) reads.",
+    )
+    export.add_argument("recording", help="the recording directory (its meta.json and episode_*.npz)")
+    export.add_argument("dataset_id", help="the dataset's name, e.g. androidrl/tap-target/random-v0")
+    export.add_argument("--description", help="what the dataset holds")
+    export.add_argument("--author", help="who made it (Minari's metadata)")
+    export.add_argument("--overwrite", action="store_true", help="replace a dataset of that name")
+    export.set_defaults(func=_minari)
+
+    # These hand their arguments to their own parsers (see main()): `androidrl train --help`.
+    for name, (_, text) in DELEGATES.items():
+        sub.add_parser(name, help=text, add_help=False)
+
+    configs = sub.add_parser(
+        "configs",
+        help="list the shipped training configs, or copy them to start your own",
+        description="The training configs shipped with androidrl: `androidrl configs` lists them, "
+        "`androidrl configs copy NAME [DEST]` copies one (or `all`) to DEST (default: here).",
+    )
+    configs.add_argument("action", nargs="?", choices=["list", "copy"], default="list")
+    configs.add_argument("name", nargs="?", help="the config to copy (e.g. quickstart), or all")
+    configs.add_argument("dest", nargs="?", default=".", help="where to copy it (default: the current directory)")
+    configs.set_defaults(func=_configs)
 
     virtual = sub.add_parser("virtual", help="serve virtual phones as adb devices over TCP")
     virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
@@ -405,13 +455,60 @@ def _virtual_size(text: str) -> tuple[int, int, int]:
     return spec.width, spec.height, spec.density
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``androidrl`` console script."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bench"]:
-        from androidrl.bench import main as bench_main
+#: Subcommands with parsers of their own: name -> ("module:function", help).
+DELEGATES = {
+    "train": ("androidrl.train.training:main", "train an agent from a YAML config (or resume a run)"),
+    "evaluate": ("androidrl.train.evaluation:main", "evaluate a trained run: success rate, return, recordings"),
+    "tune": ("androidrl.train.tuning:main", "tune a config's hyperparameters with Optuna (resumable study)"),
+    "watch": ("androidrl.train.watch:main", "play a trained agent and write an MP4 with the actions drawn"),
+    "results": ("androidrl.train.results:main", "train shipped configs and tabulate what they learn"),
+    "bench": ("androidrl.bench:main", "run the benchmarks (same as scripts/benchmark.py)"),
+}
 
-        return bench_main(argv[1:])
+
+def _configs(args: argparse.Namespace) -> int:
+    """List the shipped configs, or copy one (or all) to a directory."""
+    import shutil
+
+    from androidrl.train.config import shipped_configs
+
+    shipped = shipped_configs()
+    if args.action == "list":
+        for name, path in shipped.items():
+            about = next((line[2:].strip() for line in path.read_text().splitlines() if line.startswith("# ")), "")
+            print(f"{name:<18} {about}")
+        print("copy one with: androidrl configs copy NAME [DEST]; train it with: androidrl train --config NAME")
+        return 0
+    names = list(shipped) if args.name == "all" else [args.name]
+    unknown = [n for n in names if n not in shipped]
+    if not args.name or unknown:
+        print(f"androidrl configs copy: give a shipped config ({', '.join(shipped)}) or all", file=sys.stderr)
+        return 2
+    dest = Path(args.dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        target = dest / shipped[name].name if dest.is_dir() else dest
+        if target.exists():
+            print(f"androidrl configs copy: {target} exists; not overwritten", file=sys.stderr)
+            return 1
+        shutil.copyfile(shipped[name], target)
+        print(target)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``androidrl`` console script (and ``python -m androidrl``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["--version"], ["-V"]):
+        from androidrl import __version__
+
+        print(f"androidrl {__version__}")
+        return 0
+    if argv and argv[0] in DELEGATES:
+        import importlib
+
+        module, function = DELEGATES[argv[0]][0].split(":")
+        return getattr(importlib.import_module(module), function)(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, low in (("steps", 0), ("count", 1), ("episodes", 1)):

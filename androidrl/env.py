@@ -14,10 +14,11 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import gymnasium as gym
 import numpy as np
+from annotated_types import Ge, Gt  # (bounds the training config reads from this signature)
 from PIL import Image
 
 from androidrl.device.base import Device
@@ -121,12 +122,12 @@ class AndroidEnv(gym.Env):
         save_dir: str | Path | None = None,
         dump_xml: bool = True,
         write_files: bool = True,
-        keep_files: int = 2,
+        keep_files: Annotated[int, Ge(1)] = 2,
         screen_size: tuple[int, int] | None = None,
-        max_steps: int | None = None,
+        max_steps: Annotated[int, Ge(1)] | None = None,
         timings: bool = False,
-        render_mode: str | None = None,
-        reset_timeout: float = 60.0,
+        render_mode: Literal["rgb_array"] | None = None,
+        reset_timeout: Annotated[float, Gt(0)] = 60.0,
     ) -> None:
         if not isinstance(device, Device):
             raise TypeError(f"device must be an androidrl Device, got {type(device).__name__}")

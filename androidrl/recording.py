@@ -15,12 +15,15 @@ Format ``androidrl-episodes/1``: a directory with ``meta.json`` and, per episode
   (what each action did, in words), ``xml`` (UI dumps, when recorded), ``screen_size``,
   ``return``, ``length`` and ``success``.
 
-Any policy can record: wrap the env in :class:`EpisodeRecorder` and play.
+``meta.json`` holds the recorded env's observation and action spaces. Any policy can record:
+wrap the env in :class:`EpisodeRecorder` and play. :func:`export_minari` turns a recording
+into a Minari dataset (Farama's offline-RL format; ``minari.load_dataset`` reads it).
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -119,6 +122,8 @@ class EpisodeRecorder(gym.Wrapper):
             "format": FORMAT,
             "created": datetime.now().isoformat(timespec="seconds"),
             "task": env.unwrapped.task.name,
+            "observation_space": space_to_json(env.observation_space),
+            "action_space": space_to_json(env.action_space),
         }
         (self.directory / "meta.json").write_text(json.dumps(meta, indent=2))
 
@@ -256,3 +261,125 @@ def load_dataset(directory: str | Path) -> list[Episode]:
     if not meta.is_file() or json.loads(meta.read_text()).get("format") != FORMAT:
         raise ValueError(f"{directory} is not an androidrl recording (no meta.json of format {FORMAT})")
     return [load_episode(p) for p in sorted(directory.glob("episode_*.npz"))]
+
+
+# ---------------------------------------------------------------------------- spaces as JSON
+
+
+def space_to_json(space: gym.Space) -> dict[str, Any]:
+    """A Box, Discrete, MultiDiscrete or Dict space as plain JSON (for ``meta.json``)."""
+    spaces = gym.spaces
+    if isinstance(space, spaces.Box):
+        uniform = space.low.min() == space.low.max() and space.high.min() == space.high.max()
+        low, high = (
+            (space.low.flat[0].item(), space.high.flat[0].item())
+            if uniform
+            else (space.low.tolist(), space.high.tolist())
+        )
+        return {"type": "Box", "low": low, "high": high, "shape": list(space.shape), "dtype": str(space.dtype)}
+    if isinstance(space, spaces.Discrete):
+        return {"type": "Discrete", "n": int(space.n), "start": int(space.start)}
+    if isinstance(space, spaces.MultiDiscrete):
+        return {"type": "MultiDiscrete", "nvec": space.nvec.tolist()}
+    if isinstance(space, spaces.Dict):
+        return {"type": "Dict", "spaces": {k: space_to_json(v) for k, v in space.spaces.items()}}
+    raise TypeError(f"cannot record a {type(space).__name__} space")
+
+
+def space_from_json(data: dict[str, Any]) -> gym.Space:
+    """The space :func:`space_to_json` wrote."""
+    spaces = gym.spaces
+    kind = data["type"]
+    if kind == "Box":
+        dtype = np.dtype(data["dtype"])
+        low, high = (
+            np.asarray(data[k], dtype=dtype) if isinstance(data[k], list) else data[k] for k in ("low", "high")
+        )
+        return spaces.Box(low, high, tuple(data["shape"]), dtype)
+    if kind == "Discrete":
+        return spaces.Discrete(data["n"], start=data.get("start", 0))
+    if kind == "MultiDiscrete":
+        return spaces.MultiDiscrete(data["nvec"])
+    if kind == "Dict":
+        return spaces.Dict({k: space_from_json(v) for k, v in data["spaces"].items()})
+    raise ValueError(f"unknown space type {kind!r}")
+
+
+# ---------------------------------------------------------------------------- Minari
+
+
+def export_minari(
+    directory: str | Path,
+    dataset_id: str,
+    description: str | None = None,
+    author: str | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """A recording as a Minari dataset named ``dataset_id`` (e.g. ``androidrl/tap-target/expert-v0``).
+
+    Observations (what the agent saw), actions, rewards, terminations and truncations go
+    as they were recorded (images losslessly); the infos keep each numeric or boolean key
+    every step has (``is_success``...). The dataset goes where Minari keeps datasets
+    (``$MINARI_DATASETS_PATH``, default ``~/.minari/datasets``).
+
+    Returns:
+        The dataset's directory.
+
+    Raises:
+        ValueError: Not a recording, one without its spaces (recorded by an older androidrl),
+            no episodes, or a dataset of that name exists (without ``overwrite``).
+        ImportError: Minari is not installed.
+    """
+    try:
+        import minari
+        from minari.data_collector import EpisodeBuffer
+    except ImportError:
+        raise ImportError("exporting to Minari needs minari: pip install 'androidrl[train]'") from None
+    directory = Path(directory)
+    episodes = load_dataset(directory)
+    meta = json.loads((directory / "meta.json").read_text())
+    if "observation_space" not in meta:
+        raise ValueError(f"{directory}: the recording has no spaces in meta.json (record it again to export it)")
+    if not episodes:
+        raise ValueError(f"{directory}: no episodes to export")
+    if dataset_id in minari.list_local_datasets():
+        if not overwrite:
+            raise ValueError(f"a Minari dataset {dataset_id!r} exists; choose another name or overwrite it")
+        minari.delete_dataset(dataset_id)
+    buffers = [
+        EpisodeBuffer(
+            id=i,
+            observations=e.observations,
+            actions=e.actions,
+            rewards=e.rewards.tolist(),
+            terminations=e.terminated.tolist(),
+            truncations=e.truncated.tolist(),
+            infos=_minari_infos(e.infos),
+        )
+        for i, e in enumerate(episodes)
+    ]
+    with warnings.catch_warnings():  # Minari nags about each metadata field left out (the env spec: none fits)
+        warnings.filterwarnings("ignore", message=".*is set to None|.*env_spec is None")
+        dataset = minari.create_dataset_from_buffers(
+            dataset_id,
+            buffers,
+            observation_space=space_from_json(meta["observation_space"]),
+            action_space=space_from_json(meta["action_space"]),
+            algorithm_name="androidrl recording",
+            author=author,
+            description=description or f"androidrl episodes of {meta.get('task', 'an AndroidEnv task')}",
+            data_format="hdf5",
+            jpeg_encoding=False,
+        )
+    return Path(dataset.spec.data_path).parent
+
+
+def _minari_infos(infos: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The numeric and boolean info keys every step has, as arrays (the reset's, if it lacks one: zero)."""
+
+    def plain(value: Any) -> bool:
+        return isinstance(value, (bool, int, float))
+
+    steps = infos[1:]
+    keys = [k for k, v in steps[0].items() if plain(v) and all(plain(i.get(k)) for i in steps)] if steps else []
+    return {k: np.array([info.get(k, type(steps[0][k])()) for info in infos]) for k in keys}

@@ -10,9 +10,9 @@ to top (a module may import its own layer and the layers below, never one above)
 4. ``ui`` — UI XML, nodes, the per-step snapshot
 5. ``tasks``
 6. ``env``, ``compat`` (never wrappers, vector or training)
-7. ``wrappers``, ``recording``, ``registration``
+7. ``wrappers``, ``recording``, ``registration``, ``solvers`` (scripted agents for the built-in tasks)
 8. ``vector``, ``vec_sb3``, and the package's face ``androidrl/__init__.py``
-9. the application: ``train``, ``bench``, ``cli``, ``node`` — the runtime (1-8) never imports it
+9. the application: ``train``, ``bench``, ``cli``, ``node``, ``__main__`` — the runtime (1-8) never imports it
 
 Inside the virtual phone, only its composition (``virtual.phone``) installs the apps: the
 phone's parts and the shell never import ``virtual.apps``.
@@ -36,7 +36,7 @@ LAYERS = [
     {"ui"},
     {"tasks"},
     {"env", "compat"},
-    {"wrappers", "recording", "registration"},
+    {"wrappers", "recording", "registration", "solvers"},
     {"vector", "vec_sb3", ""},  # "": androidrl/__init__.py
     {"train", "bench", "cli", "node", "__main__"},
 ]

@@ -39,11 +39,11 @@ def test_overrides_on_the_command_line():
             "training.total_timesteps=2000",
             "algo.hyperparams.gamma=0.9",
             "devices.virtual.count=3",
-            "observation.shape=[64, 32]",
+            "observation.shape=[64, 40]",
         ],
     )
     assert config.training.total_timesteps == 2000 and config.algo.hyperparams["gamma"] == 0.9
-    assert config.n_envs == 3 and config.observation.shape == (64, 32)
+    assert config.n_envs == 3 and config.observation.shape == (64, 40)
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,9 @@ def test_overrides_on_the_command_line():
         ({}, ["training.total_timesteps"], "expected key.path=value"),
         ({"seed": 1}, ["seed.value=3"], "seed is not a mapping"),
         ({"observation": {"shape": [84]}}, [], "observation.shape"),
+        ({"algo": {"hyperparams": {"verbose": 1}}}, [], "verbose is not a hyperparameter here: set algo.verbose"),
+        ({"algo": {"hyperparams": {"seed": 1}}}, [], "seed is not a hyperparameter here: set seed, at the top"),
+        ({"algo": {"verbose": 3}}, [], "algo.verbose: Input should be less than or equal to 2"),
     ],
 )
 def test_bad_configs(data, overrides, message):
@@ -114,6 +117,13 @@ def test_file_errors(tmp_path):
     broken.write_text("algo: {name: PPO\n")
     with pytest.raises(ConfigError, match=r"not valid YAML at line \d"):
         load_config(broken)
+
+
+def test_shipped_configs_load_by_name_from_anywhere(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_config("quickstart").experiment == load_config("quickstart.yaml").experiment == "quickstart"
+    with pytest.raises(ConfigError, match="no shipped config of that name .*quickstart"):
+        load_config("quickstrat")
 
 
 def test_torch_gets_the_cores_the_env_workers_leave_free():

@@ -49,6 +49,7 @@ wrap = make_wrap(
         {
             "task": "tap-target",
             "observation": {"shape": [48, 24]},
+            "algo": {"policy": "MlpPolicy"},
             "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94], "swipes": False},
         }
     )

@@ -68,6 +68,19 @@ def test_a_run_directory_has_everything(trained):
     assert list((run / "tb").rglob("events.out.tfevents.*"))
     assert (run / "evaluations.csv").read_text().startswith("timesteps,success_rate,mean_return")
     assert list((run / "checkpoints").glob("step_*.zip"))
+    # SB3's EvalCallback files, so zoo tools and plots read our runs as they read theirs
+    evaluations = np.load(run / "evaluations.npz")
+    assert list(evaluations["timesteps"]) == [128, 256] and evaluations["results"].shape == (2, 2)
+    assert evaluations["ep_lengths"].shape == evaluations["successes"].shape == (2, 2)
+    assert (run / "best_model.zip").stat().st_size > 1000
+
+
+def test_tensorboard_has_sb3_eval_tags(trained):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = {p.parent for p in (trained.run.directory / "tb").rglob("events.out.tfevents.*")}
+    tags = EventAccumulator(str(events)).Reload().Tags()["scalars"]
+    assert {"eval/mean_reward", "eval/mean_ep_length", "eval/success_rate"} <= set(tags)
 
 
 def test_the_final_model_loads_and_predicts(trained):
@@ -93,6 +106,35 @@ def test_resume_continues_the_step_count(trained):
     episodes = analysis.monitor_episodes(run)
     assert [e["time"] for e in episodes] == sorted(e["time"] for e in episodes)
     assert episodes[-1]["steps"] > 512 - 4 * 10  # both segments, but for episodes cut off at each end
+
+
+def test_init_from_starts_a_new_run_from_trained_weights(trained, tmp_path):
+    from stable_baselines3 import PPO
+
+    source = PPO.load(trained.run.directory / "final_model.zip").policy.state_dict()
+    tiny = {**SHORT, "seed": 7, "training": {**SHORT["training"], "total_timesteps": 128, "eval_freq": 0}}
+    tiny["algo"] = {**SHORT["algo"], "hyperparams": {**SHORT["algo"]["hyperparams"], "learning_rate": 1e-12}}
+    result = train(Run.create(parse_config(tiny), tmp_path / "tuned"), init_from=trained.run.directory)
+    tuned = PPO.load(result.final_model).policy.state_dict()
+    assert result.timesteps == 128  # a new run with its own step count
+    assert all(np.allclose(tuned[k].numpy(), v.numpy(), atol=1e-6) for k, v in source.items())
+    fresh = train(Run.create(parse_config(tiny), tmp_path / "fresh"))
+    fresh_weights = PPO.load(fresh.final_model).policy.state_dict()
+    assert not all(np.allclose(fresh_weights[k].numpy(), v.numpy(), atol=1e-6) for k, v in source.items())
+
+
+def test_init_from_refuses_what_does_not_fit(trained, tmp_path, capsys):
+    config = tmp_path / "wide.yaml"
+    config.write_text(yaml.safe_dump({**SHORT, "observation": {"shape": [84, 84]}}))
+    code = train_main(
+        ["--config", str(config), "--init-from", str(trained.run.directory), "--run-dir", str(tmp_path / "a")]
+    )
+    assert code == 2 and "its network does not fit this config's" in capsys.readouterr().err
+    code = train_main(
+        ["--config", str(config), "--init-from", str(tmp_path / "nothing"), "--run-dir", str(tmp_path / "b")]
+    )
+    assert code == 2 and "no such run directory or model file" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()  # nothing made for a mistyped path
 
 
 def test_evaluate_script_reports_and_records(trained, capsys):

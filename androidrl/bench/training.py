@@ -15,8 +15,7 @@ def _quickstart(backend: str = "async"):
     """The quickstart config (its own phones: two virtual 360x800), with the given vector backend."""
     from androidrl.train.config import load_config
 
-    path = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
-    return load_config(path, [f"vector.backend={backend}"])
+    return load_config("quickstart", [f"vector.backend={backend}"])
 
 
 def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:

@@ -19,19 +19,56 @@ from androidrl.spaces import EnvActionType
 T = EnvActionType
 
 
-def newest_run(experiment: str, roots: tuple[str, ...] = ("runs", "../runs")) -> Path:
-    """The newest ``<experiment>-<timestamp>`` run under ``runs/`` (or ``../runs``, seen from ``notebooks/``).
+def newest_run(experiment: str = "", roots: tuple[str, ...] = ("runs", "../runs")) -> Path:
+    """The newest run under ``runs/`` (or ``../runs``, seen from ``notebooks/``): of ``experiment``, or of any.
 
     Raises:
         FileNotFoundError: There is none; the message says how to make one.
     """
-    found = [p for root in roots for p in Path(root).glob(f"{experiment}-*") if (p / "config.yaml").is_file()]
+    pattern = f"{experiment}-*" if experiment else "*"
+    found = [p for root in roots for p in Path(root).glob(pattern) if (p / "config.yaml").is_file()]
     if not found:
+        name = experiment or "quickstart"
         raise FileNotFoundError(
-            f"no {experiment} run under {' or '.join(roots)}; "
-            f"train one with: python scripts/train.py --config configs/{experiment}.yaml"
+            f"no {experiment + ' ' if experiment else ''}run under {' or '.join(roots)}; "
+            f"train one with: androidrl train --config {name}"
         )
-    return max(found, key=lambda p: p.name)
+    return max(found, key=_created)
+
+
+def _created(run: Path) -> float:
+    """When the run was made (its versions.json is written once, at the start)."""
+    stamp = run / "versions.json"
+    return (stamp if stamp.exists() else run / "config.yaml").stat().st_mtime
+
+
+def seed_runs(run_dir: str | Path) -> list[Path]:
+    """The run and its siblings that differ from it only in the seed (``androidrl train --seeds``), oldest first."""
+    import yaml
+
+    run_dir = Path(run_dir)
+
+    def without_seed(path: Path) -> dict:
+        config = yaml.safe_load((path / "config.yaml").read_text())
+        config.pop("seed", None)
+        return config
+
+    mine = without_seed(run_dir)
+    siblings = [p for p in run_dir.parent.iterdir() if (p / "config.yaml").is_file()]
+    return sorted((p for p in siblings if without_seed(p) == mine), key=_created)
+
+
+def across_seeds(runs: list[Path]) -> dict[str, np.ndarray]:
+    """Evaluation success across runs at the steps all of them evaluated: steps, mean, std, and each run's."""
+    tables = [{int(e["timesteps"]): e["success_rate"] for e in evaluations(r)} for r in runs]
+    steps = sorted(set.intersection(*(set(t) for t in tables))) if tables else []
+    values = np.array([[t[s] for s in steps] for t in tables], dtype=float).reshape(len(tables), len(steps))
+    return {
+        "steps": np.array(steps),
+        "mean": values.mean(axis=0) if len(tables) else values,
+        "std": values.std(axis=0) if len(tables) else values,
+        "runs": values,
+    }
 
 
 def monitor_episodes(run_dir: str | Path) -> list[dict[str, float]]:
@@ -105,22 +142,45 @@ def _draw_action(frame: Image.Image, env_action: np.ndarray, screen: tuple[int, 
     elif kind in (T.USER_SWIPE, T.USER_SWIPE_TO):
         draw.line((x, y, tx, ty), fill=red, width=max(2, radius // 3))
         draw.ellipse((tx - radius / 2, ty - radius / 2, tx + radius / 2, ty + radius / 2), fill=red)
-    label_font = ImageFont.load_default(size=max(10, image.width // 18))
-    draw.rectangle((0, image.height - label_font.size - 6, image.width, image.height), fill=(0, 0, 0))
-    draw.text((4, image.height - label_font.size - 4), text[:40], fill=(255, 255, 255), font=label_font)
+    _caption(image, text)
     return image
 
 
-def annotated_frames(episode: Episode, height: int = 320) -> list[Image.Image]:
-    """One picture per step: the screen before the action, with the action drawn on it."""
+def _caption(image: Image.Image, text: str) -> None:
+    """``text`` in a band at the bottom of ``image``, wrapped onto as many lines as it needs."""
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=max(12, image.width // 22))
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if line and draw.textlength(candidate, font=font) > image.width - 8:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    lines.append(line)
+    step = font.size + 3
+    top = image.height - step * len(lines) - 4
+    draw.rectangle((0, top, image.width, image.height), fill=(0, 0, 0))
+    for i, text_line in enumerate(lines):
+        draw.text((4, top + 2 + i * step), text_line, fill=(255, 255, 255), font=font)
+
+
+def annotated_frames(episode: Episode, height: int | None = 320) -> list[Image.Image]:
+    """One picture per step: the screen before the action, with the action drawn (``height`` None: as recorded)."""
+
+    def picture(frame: np.ndarray) -> Image.Image:
+        image = Image.fromarray(frame)
+        if height is None or height == image.height:
+            return image
+        return image.resize((max(1, round(image.width * height / image.height)), height), Image.BOX)
+
     pictures = []
     for step in range(episode.length):
-        frame = Image.fromarray(episode.frames[step])
-        frame = frame.resize((max(1, round(frame.width * height / frame.height)), height), Image.BOX)
         label = f"{step + 1}: {episode.action_texts[step]}  r={episode.rewards[step]:+.2f}"
-        pictures.append(_draw_action(frame, episode.env_actions[step], episode.screen_size, label))
-    last = Image.fromarray(episode.frames[-1])
-    last = last.resize((max(1, round(last.width * height / last.height)), height), Image.BOX)
+        pictures.append(
+            _draw_action(picture(episode.frames[step]), episode.env_actions[step], episode.screen_size, label)
+        )
+    last = picture(episode.frames[-1])
     outcome = "success" if episode.success else "end"
     pictures.append(
         _draw_action(last, np.zeros(5, dtype=int), episode.screen_size, f"{outcome}, return {episode.ret:.2f}")
@@ -128,10 +188,10 @@ def annotated_frames(episode: Episode, height: int = 320) -> list[Image.Image]:
     return pictures
 
 
-def filmstrip(episode: Episode, columns: int = 6, height: int = 320) -> Image.Image:
+def filmstrip(episode: Episode, columns: int = 5, height: int = 480) -> Image.Image:
     """The episode as a grid of annotated frames, left to right, top to bottom."""
     pictures = annotated_frames(episode, height)
-    width = pictures[0].width
+    width, height = pictures[0].width, pictures[0].height
     rows = (len(pictures) + columns - 1) // columns
     sheet = Image.new("RGB", (min(columns, len(pictures)) * (width + 4), rows * (height + 4)), (255, 255, 255))
     for i, picture in enumerate(pictures):
@@ -139,8 +199,8 @@ def filmstrip(episode: Episode, columns: int = 6, height: int = 320) -> Image.Im
     return sheet
 
 
-def save_gif(episode: Episode, path: str | Path, height: int = 320, seconds_per_frame: float = 0.8) -> Path:
-    """The episode as an animated GIF of its annotated frames."""
+def save_gif(episode: Episode, path: str | Path, height: int | None = None, seconds_per_frame: float = 0.8) -> Path:
+    """The episode as an animated GIF of its annotated frames (full recorded size unless ``height``)."""
     pictures = annotated_frames(episode, height)
     path = Path(path)
     pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=int(seconds_per_frame * 1000), loop=0)

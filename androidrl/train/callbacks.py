@@ -6,12 +6,14 @@ import csv
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.errors import DeviceError
+from androidrl.train.checkpoints import atomic_write
 from androidrl.train.evaluation import evaluate, summarize
 from androidrl.train.runs import Run, save_checkpoint
 
@@ -22,18 +24,26 @@ class TrainingCallback(BaseCallback):
     Args:
         run: The run directory (its config says how often to do what).
         eval_env: The evaluation VecEnv, or None to skip evaluations.
+        on_evaluation: Called with (steps, summary) after each evaluation; returning False
+            stops the training (a tuner's pruner does).
     """
 
-    def __init__(self, run: Run, eval_env: Any = None) -> None:
+    def __init__(
+        self, run: Run, eval_env: Any = None, on_evaluation: Callable[[int, dict], bool | None] | None = None
+    ) -> None:
         super().__init__()
         self.run = run
         self.eval_env = eval_env
+        self.on_evaluation = on_evaluation
+        self.go_on = True
         self.next_checkpoint = self.next_eval = 0
         self.successes: deque[float] = deque(maxlen=100)
         #: Recent successes per task (a suite's tasks apart), for TensorBoard.
         self.task_successes: dict[str, deque[float]] = {}
         #: Blank steps per env (its device was down), shown in the bar and TensorBoard.
         self.blank: dict[int, int] = {}
+        self.history: list[tuple] = []  # (steps, returns, lengths, successes) of each evaluation
+        self.best: tuple[float, float] | None = None
         self.bar = None
         self.started = time.monotonic()
         self.start_steps = 0
@@ -53,6 +63,8 @@ class TrainingCallback(BaseCallback):
                 unit="step",
                 dynamic_ncols=True,
                 desc=self.run.config.experiment,
+                # one rate (ours, in the postfix: steps/s since the start), not tqdm's too
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]",
             )
 
     def _on_step(self) -> bool:
@@ -69,7 +81,9 @@ class TrainingCallback(BaseCallback):
             success = f"{np.mean(self.successes):.0%}" if self.successes else "-"
             blank = f", blank {sum(self.blank.values())}" if self.blank else ""
             self.bar.set_postfix_str(f"{rate:.0f} steps/s, success {success}{blank}", refresh=False)
-            self.bar.update(min(steps, self.bar.total) - self.bar.n)  # redraws at most every mininterval
+            if steps > self.bar.total:  # SB3 steps whole rollouts: the last one may pass the total
+                self.bar.total = steps
+            self.bar.update(steps - self.bar.n)  # redraws at most every mininterval
         train = self.run.config.training
         if 0 <= self.next_checkpoint <= steps:
             save_checkpoint(self.run, self.model)
@@ -77,7 +91,7 @@ class TrainingCallback(BaseCallback):
         if 0 <= self.next_eval <= steps:
             self._evaluate(steps)
             self.next_eval = steps + train.eval_freq
-        return True
+        return self.go_on
 
     def _on_rollout_end(self) -> None:
         if len(self.task_successes) > 1:
@@ -95,8 +109,14 @@ class TrainingCallback(BaseCallback):
             self._say(f"evaluation at {steps} steps skipped: {err}")
             return
         summary = summarize(results)
+        # SB3's EvalCallback tags (zoo plots and side-by-side TensorBoards line up), and ours.
+        self.logger.record("eval/mean_reward", summary["mean_return"])
+        self.logger.record("eval/mean_ep_length", summary["mean_length"])
         for key, value in summary.items():
-            self.logger.record(f"eval/{key}", value)
+            if key.startswith("success_rate"):
+                self.logger.record(f"eval/{key}", value)
+        self.logger.dump(self.num_timesteps)
+        self._keep(steps, results, summary)
         path = self.run.evaluations
         new = not path.exists()
         with path.open("a", newline="") as f:
@@ -108,6 +128,27 @@ class TrainingCallback(BaseCallback):
             f"eval at {steps} steps: success {summary['success_rate']:.0%}, "
             f"return {summary['mean_return']:.2f}, length {summary['mean_length']:.1f}"
         )
+        if self.on_evaluation is not None and self.on_evaluation(steps, summary) is False:
+            self.go_on = False
+
+    def _keep(self, steps: int, results: list, summary: dict[str, float]) -> None:
+        """SB3's ``evaluations.npz`` (every evaluation so far) and ``best_model.zip`` (the best one's model)."""
+        self.history.append(
+            (steps, [r.ret for r in results], [r.length for r in results], [r.success for r in results])
+        )
+        width = max(len(h[1]) for h in self.history)
+
+        def column(i: int) -> np.ndarray:
+            return np.array([np.pad(np.asarray(h[i], dtype=float), (0, width - len(h[i])), constant_values=np.nan)
+                             for h in self.history])  # fmt: skip
+
+        arrays = {"timesteps": np.array([h[0] for h in self.history]), "results": column(1)}
+        arrays |= {"ep_lengths": column(2), "successes": column(3)}
+        atomic_write(self.run.directory / "evaluations.npz", lambda f: np.savez(f, **arrays))
+        score = (summary["success_rate"], summary["mean_return"])
+        if self.best is None or score > self.best:
+            self.best = score
+            atomic_write(self.run.best_model, self.model.save)
 
     def _say(self, text: str) -> None:
         if self.bar is not None:

@@ -7,6 +7,7 @@ evaluated on exactly the envs it trained on.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,21 +15,29 @@ import gymnasium as gym
 
 from androidrl.train import checkpoints
 from androidrl.train.config import Config, ConfigError, Devices, algo_class, check_rollout, hyperparams
+from androidrl.train.plugins import import_class
 
 
 def make_wrap(config: Config):
-    """The function that wraps each worker's AndroidEnv as the config says (observation, then action wrapper)."""
+    """The function that wraps each worker's AndroidEnv as the config says.
+
+    The observation wrapper, then the action wrapper, then the config's own ``wrappers`` in order.
+    """
     from androidrl.wrappers import InstructionObservation, ScreenshotObservation
 
     observation = config.observation.model_dump(exclude={"frame_stack", "instruction"})
     instruction = config.observation.instruction
     action, settings = config.action.wrapper, config.action.settings
+    extra = [(import_class(p.path), p.kwargs) for p in config.wrappers]
 
     def wrap(env: gym.Env) -> gym.Env:
         env = ScreenshotObservation(env, **observation)
         if instruction is not None:
             env = InstructionObservation(env, **instruction.model_dump())
-        return action(env, **settings)
+        env = action(env, **settings)
+        for cls, kwargs in extra:
+            env = cls(env, **kwargs)
+        return env
 
     return wrap
 
@@ -136,9 +145,14 @@ def make_model(config: Config, env, tensorboard_log: str | Path | None = None):
         device=config.algo.device,
         policy_kwargs=config.algo.policy_kwargs.resolved() or None,
         tensorboard_log=str(tensorboard_log) if tensorboard_log is not None else None,
-        verbose=0,
+        verbose=config.algo.verbose,
         **hyperparams(config),
     )
+
+
+def make_callbacks(config: Config) -> list:
+    """The config's own SB3 callbacks (``training.callbacks``), constructed."""
+    return [import_class(p.path)(**p.kwargs) for p in config.training.callbacks]
 
 
 def template_env(config: Config):
@@ -161,7 +175,9 @@ def load_model(config: Config, path: Path, env, **kwargs: Any):
     Raises:
         CheckpointError: The file is not a model, does not load, or holds fields the config cannot supply.
     """
-    template = make_model(config, env)  # the trusted source of every pickled field
+    with warnings.catch_warnings():  # a template on one env: SB3 warns its batch does not divide that rollout
+        warnings.filterwarnings("ignore", message="You have specified a mini-batch size")
+        template = make_model(config, env)  # the trusted source of every pickled field
     return checkpoints.load_model(
         algo_class(config.algo.name), Path(path), template, env=env, device=config.algo.device, **kwargs
     )

@@ -47,12 +47,15 @@ from pydantic import (
     ValidationError,
     create_model,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
 from androidrl.device.spec import MAX_SIDE, MIN_SIDE, DeviceSpec, parse_devices
+from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
 from androidrl.tasks.registry import make_task
+from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, read_yaml
 from androidrl.wrappers import (
     BoxAction,
@@ -67,6 +70,20 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
 MAX_DENSITY = 1000
+#: The smallest image side SB3's NatureCNN takes (kernels 8/4, 4/2, 3/1).
+NATURE_CNN_MIN = 36
+#: Algorithms that need a Discrete action space, a Box one, and those with a replay buffer.
+DISCRETE_ONLY = ("DQN", "QRDQN")
+CONTINUOUS_ONLY = ("SAC", "TD3")
+OFF_POLICY = ("DQN", "QRDQN", "SAC", "TD3")
+#: Arguments of an SB3 algorithm that a config sets elsewhere than ``algo.hyperparams``.
+_ELSEWHERE = {
+    "verbose": "algo.verbose",
+    "seed": "seed, at the top of the config",
+    "device": "algo.device",
+    "policy_kwargs": "algo.policy_kwargs",
+    "tensorboard_log": "nothing: runs log to their run directory's tb/",
+}
 #: Hyperparameters with a range: (low, high, low inclusive) — SB3 would accept nonsense silently.
 _RANGES = {
     "learning_rate": (0.0, 1.0, False),
@@ -85,6 +102,28 @@ _RANGES = {
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class Plugin(_Model):
+    """A class of your own by import path, with keyword arguments (see :mod:`androidrl.train.plugins`)."""
+
+    path: str
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _zoo_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and set(data) <= {"path", "kwargs"} and "path" in data:
+            return data
+        try:
+            path, kwargs = parse_plugin(data)
+        except PluginError as err:
+            raise ValueError(str(err)) from None
+        return {"path": path, "kwargs": kwargs}
+
+    @model_serializer
+    def _dump(self) -> Any:
+        return {self.path: dict(self.kwargs)} if self.kwargs else self.path
 
 
 class VirtualDevices(_Model):
@@ -148,28 +187,31 @@ class SuiteTask(_Model):
     weight: float = Field(default=1.0, ge=0)
 
 
-class EnvSettings(_Model):
-    """AndroidEnv settings."""
-
-    dump_xml: bool = False
-    reset_timeout: float = Field(default=60.0, gt=0)
-    max_steps: int | None = Field(default=None, ge=1)
-
-
-def settings_model(cls: type, name: str, **more: Any) -> type[BaseModel]:
+def settings_model(
+    cls: type, name: str, exclude: tuple[str, ...] = ("env",), defaults: dict[str, Any] | None = None, **more: Any
+) -> type[BaseModel]:
     """A model of ``cls``'s keyword settings: names, types and defaults exactly as its constructor declares them.
 
-    The wrappers' constructors are the one definition of their settings; the config's
-    sections are made from them, so a new wrapper option is one edit. ``more`` adds fields
-    (``name=(type, default or Field)``) that are not the constructor's.
+    The constructors of the env and the wrappers are the one definition of their settings;
+    the config's sections are made from them, so a new option is one edit. ``exclude``
+    leaves out what the harness passes itself; ``defaults`` replaces a default for training;
+    ``more`` adds fields (``name=(type, default or Field)``) that are not the constructor's.
     """
     hints = typing.get_type_hints(cls.__init__, include_extras=True)
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     fields: dict[str, Any] = {
-        key: (hints[key], param.default)
+        key: (hints[key], (defaults or {}).get(key, param.default))
         for key, param in inspect.signature(cls.__init__).parameters.items()
-        if key not in ("self", "env") and param.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        if key != "self" and key not in exclude and param.kind in kinds
     }
     return create_model(name, __base__=_Model, __doc__=f"{cls.__name__} settings.", **fields, **more)
+
+
+#: The ``env:`` section: :class:`~androidrl.env.AndroidEnv`'s keyword arguments, but for those each
+#: worker sets itself (its device, the task, its screen size). Training writes no XML files by default.
+EnvSettings = settings_model(
+    AndroidEnv, "EnvSettings", exclude=("device", "task", "screen_size", "save_dir"), defaults={"dump_xml": False}
+)
 
 
 #: The ``observation:`` section: :class:`~androidrl.wrappers.ScreenshotObservation`'s settings, plus frame stacking.
@@ -264,8 +306,8 @@ class PolicyKwargs(_Model):
     normalize_images: bool | None = None
     ortho_init: bool | None = None
     share_features_extractor: bool | None = None
-    features_extractor: Literal["instruction"] | None = None  # (androidrl.train.extractors)
-    features_extractor_kwargs: dict[str, int] | None = None
+    features_extractor: str | None = None  # instruction (androidrl.train.extractors), or an import path
+    features_extractor_kwargs: dict[str, Any] | None = None
     optimizer_kwargs: dict[str, float] | None = None
     lstm_hidden_size: int | None = Field(default=None, ge=1)
     n_lstm_layers: int | None = Field(default=None, ge=1)
@@ -287,21 +329,27 @@ class PolicyKwargs(_Model):
         if "features_extractor_kwargs" in kwargs:
             kwargs["features_extractor_kwargs"] = dict(kwargs["features_extractor_kwargs"])
         if "features_extractor" in kwargs:
-            from androidrl.train.extractors import EXTRACTORS
-
-            kwargs["features_extractor_class"] = EXTRACTORS[kwargs.pop("features_extractor")]
+            kwargs["features_extractor_class"] = extractor_class(kwargs.pop("features_extractor"))
         return kwargs
+
+
+def extractor_class(name: str) -> type:
+    """A features extractor: a built-in by name (``instruction``) or a class by import path."""
+    from androidrl.train.extractors import EXTRACTORS
+
+    return EXTRACTORS[name] if name in EXTRACTORS else import_class(name)
 
 
 class Algo(_Model):
     """The SB3 (or sb3-contrib) algorithm, policy and hyperparameters."""
 
-    name: Literal["PPO", "A2C", "DQN", "MaskablePPO", "RecurrentPPO"] = "PPO"
+    name: Literal["PPO", "A2C", "DQN", "SAC", "TD3", "MaskablePPO", "RecurrentPPO", "QRDQN"] = "PPO"
     policy: str = "CnnPolicy"
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
     hyperparams: dict[str, Any] = Field(default_factory=dict)
     normalize_reward: bool = False
     device: str = Field(default="cpu", pattern=r"^(cpu|cuda(:\d+)?|mps|auto)$")
+    verbose: int = Field(default=0, ge=0, le=2)  # SB3's: 1 prints its training tables
     torch_threads: int | None = Field(default=None, ge=1, le=256)  # default: the cores the env workers leave free
 
     @field_validator("hyperparams", mode="before")
@@ -322,6 +370,7 @@ class Training(_Model):
     checkpoint_freq: int = Field(default=10_000, ge=0)
     keep_checkpoints: int = Field(default=3, ge=1)
     progress_bar: bool = True
+    callbacks: list[Plugin] = Field(default_factory=list)  # SB3 callbacks of your own, by import path
 
 
 class Config(_Model):
@@ -339,18 +388,22 @@ class Config(_Model):
     vector: Vector = Field(default_factory=Vector)
     algo: Algo = Field(default_factory=Algo)
     training: Training = Field(default_factory=Training)
+    wrappers: list[Plugin] = Field(default_factory=list)  # gymnasium wrappers of your own, after androidrl's
 
     @model_validator(mode="after")
     def _consistent(self) -> Config:
         algo, action = self.algo, self.action
         errors = []
-        if algo.name == "DQN" and not action.discrete:
+        if algo.name in DISCRETE_ONLY and not action.discrete:
             errors.append(
                 (
                     "algo.name",
-                    f"DQN needs a Discrete action space; action.type {action.type!r} is not (use grid or ui_elements)",
+                    f"{algo.name} needs a Discrete action space; action.type {action.type!r} is not "
+                    "(use grid or ui_elements)",
                 )
             )
+        if algo.name in CONTINUOUS_ONLY and action.type != "box":
+            errors.append(("algo.name", f"{algo.name} needs a continuous (Box) action space; set action.type to box"))
         if algo.name == "MaskablePPO" and action.type != "ui_elements":
             errors.append(("algo.name", "MaskablePPO needs action masks; set action.type to ui_elements"))
         if algo.name == "RecurrentPPO" and "Lstm" not in algo.policy:
@@ -419,7 +472,7 @@ def _coerce(value: Any) -> Any:
 
 def algo_class(name: str) -> type:
     """The algorithm class for ``name`` (SB3 or sb3-contrib)."""
-    if name in ("MaskablePPO", "RecurrentPPO"):
+    if name in ("MaskablePPO", "RecurrentPPO", "QRDQN"):
         import sb3_contrib
 
         return getattr(sb3_contrib, name)
@@ -449,6 +502,8 @@ def hyperparams(config: Config) -> dict[str, Any]:
     params = {}
     for key, value in config.algo.hyperparams.items():
         path = f"algo.hyperparams.{key}"
+        if key in _ELSEWHERE:
+            raise ConfigError(f"{path}: {key} is not a hyperparameter here: set {_ELSEWHERE[key]}")
         if key not in accepted:
             close = [a for a in sorted(accepted) if a.startswith(key[:3])]
             hint = f" (did you mean {close[0]}?)" if close else ""
@@ -503,6 +558,13 @@ def _check_policy(config: Config, cls: type) -> None:
         raise ConfigError(
             f"algo.policy: {config.algo.name} has no policy {config.algo.policy!r}; choose from {aliases}"
         )
+    shape = config.observation.shape
+    cnn = config.algo.policy.startswith("Cnn") or config.algo.policy == "MultiInputPolicy"
+    if cnn and config.algo.policy_kwargs.features_extractor is None and min(shape) < NATURE_CNN_MIN:
+        raise ConfigError(
+            f"observation.shape: {list(shape)} is too small for SB3's default CNN (NatureCNN), which needs "
+            f"at least {NATURE_CNN_MIN}x{NATURE_CNN_MIN}; use a larger shape or another features_extractor"
+        )
     device = config.algo.device
     if device.startswith("cuda") or device == "mps":
         import torch
@@ -517,7 +579,7 @@ def _check_memory(config: Config, params: dict[str, Any]) -> None:
     shape = config.observation.shape
     channels = 1 if config.observation.grayscale else 3
     obs_bytes = shape[0] * shape[1] * channels * config.observation.frame_stack
-    if config.algo.name == "DQN":  # a replay buffer of uint8 observations (and the next ones)
+    if config.algo.name in OFF_POLICY:  # a replay buffer of uint8 observations (and the next ones)
         items, what = 2 * params.get("buffer_size", 1_000_000), "buffer_size"
     else:  # SB3's rollout buffer keeps observations as float32
         envs = config.n_envs or 1
@@ -611,17 +673,78 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         raise ConfigError(f"{source}: task: {err}") from None
     try:
         hyperparams(config)
+        check_plugins(config)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
     return config
 
 
+def check_plugins(config: Config) -> None:
+    """Every class the config names by import path imports, is of its kind and takes its arguments.
+
+    Raises:
+        ConfigError: Naming the key path of the first that does not.
+    """
+    import gymnasium as gym
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    named = [(f"wrappers.{i}", p.path, p.kwargs, gym.Wrapper, ("env",)) for i, p in enumerate(config.wrappers)]
+    named += [
+        (f"training.callbacks.{i}", p.path, p.kwargs, BaseCallback, ()) for i, p in enumerate(config.training.callbacks)
+    ]
+    policy = config.algo.policy_kwargs
+    if policy.features_extractor is not None:
+        named.append(
+            (
+                "algo.policy_kwargs.features_extractor",
+                policy.features_extractor,
+                policy.features_extractor_kwargs or {},
+                BaseFeaturesExtractor,
+                ("observation_space",),
+            )
+        )
+    for key, path, kwargs, base, given in named:
+        try:
+            check_plugin(
+                path, kwargs, base, given, cls=extractor_class(path) if base is BaseFeaturesExtractor else None
+            )
+        except PluginError as err:
+            raise ConfigError(f"{key}: {err}") from None
+
+
+#: The configs shipped with the package (``androidrl configs`` lists them; ``configs/`` in the repository).
+SHIPPED = Path(__file__).resolve().parents[1] / "configs"
+
+
+def shipped_configs() -> dict[str, Path]:
+    """The shipped configs by name (``quickstart``...)."""
+    return {path.stem: path for path in sorted(SHIPPED.glob("*.yaml"))}
+
+
+def config_path(name: str | Path) -> Path:
+    """A config file: ``name`` itself if it exists, else the shipped config of that name (``quickstart``).
+
+    Raises:
+        ConfigError: Neither (listing the shipped configs).
+    """
+    path = Path(name)
+    if path.exists() or path.suffix in (".yaml", ".yml") and path.parent != Path("."):
+        return path
+    shipped = shipped_configs()
+    stem = path.stem if path.suffix in (".yaml", ".yml") else str(name)
+    if stem in shipped:
+        return shipped[stem]
+    raise ConfigError(f"{name}: no such config file, and no shipped config of that name ({', '.join(shipped)})")
+
+
 def load_config(path: str | Path, overrides: list[str] | None = None) -> Config:
-    """Read and validate a YAML config file.
+    """Read and validate a YAML config file (or a shipped config by name, e.g. ``quickstart``).
 
     Raises:
         ConfigError: The file is missing, not YAML, or not a valid config.
     """
+    path = config_path(path)
     return parse_config(read_yaml(path, ConfigError, "config"), str(path), overrides)
 
 

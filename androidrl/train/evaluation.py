@@ -124,8 +124,11 @@ def evaluate_run(
     devices: list[str] | None = None,
     record: bool = True,
     checkpoint: str | Path | None = None,
+    frame_height: int | None = None,
 ) -> dict[str, Any]:
     """Evaluate a run and write ``RUN_DIR/eval/<timestamp>/summary.json`` (and recordings).
+
+    ``frame_height`` is the height of the recorded screens (None: full size, for video and GIFs).
 
     Returns:
         The summary: success rate, mean return and length, per-episode results, where it went.
@@ -154,7 +157,7 @@ def evaluate_run(
 
     def wrap(env):  # the recorder goes around the config's wrappers
         env = config_wrap(env)
-        return EpisodeRecorder(env, out / "episodes") if record else env
+        return EpisodeRecorder(env, out / "episodes", frame_height) if record else env
 
     env = make_env(config, chosen, seed=config.seed + 20_000, backend="dummy", wrap=wrap, evaluation=True)
     try:
@@ -175,7 +178,9 @@ def evaluate_run(
 
 def main(argv: list[str] | None = None) -> int:
     """``scripts/evaluate.py``."""
-    parser = argparse.ArgumentParser(description="Evaluate a trained run: success rate, return, recordings.")
+    parser = argparse.ArgumentParser(
+        prog="androidrl evaluate", description="Evaluate a trained run: success rate, return, recordings."
+    )
     parser.add_argument("--run", required=True, help="the run directory")
     parser.add_argument("--episodes", type=int, default=10)
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")

@@ -191,7 +191,9 @@ def table(rows: list[Row], episodes: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``scripts/results.py``: regenerate the learnability table."""
-    parser = argparse.ArgumentParser(description="Train shipped configs and tabulate what they learn.")
+    parser = argparse.ArgumentParser(
+        prog="androidrl results", description="Train shipped configs and tabulate what they learn."
+    )
     parser.add_argument("configs", nargs="+", type=Path, help="configs to train (e.g. configs/quickstart.yaml)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds per config (default 0)")
     parser.add_argument("--episodes", type=int, default=30, help="evaluation episodes (default 30)")

@@ -10,18 +10,23 @@ A run directory::
       tb/                  TensorBoard logs
       evaluations.csv      periodic evaluations on separate envs (success rate, mean return)
       checkpoints/         step_<N>.zip (+ vecnormalize_<N>.npz), the last few kept
+      evaluations.npz      the same in SB3's EvalCallback format (timesteps, results, ep_lengths, successes)
+      best_model.zip       the model of the best evaluation (success rate, then return)
       final_model.zip      the model at the end
       eval/<timestamp>/    evaluations made afterwards (scripts/evaluate.py)
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
 import shlex
+import subprocess
 import sys
 from dataclasses import dataclass
 from datetime import datetime
+from importlib import metadata
 from pathlib import Path
 
 from androidrl.train.checkpoints import CheckpointError, atomic_write, atomic_write_text, save_normalize
@@ -56,6 +61,11 @@ class Run:
     @property
     def final_model(self) -> Path:
         return self.directory / "final_model.zip"
+
+    @property
+    def best_model(self) -> Path:
+        """The model of the best evaluation so far (SB3's EvalCallback convention)."""
+        return self.directory / "best_model.zip"
 
     @classmethod
     def create(cls, config: Config, directory: str | Path | None = None, argv: list[str] | None = None) -> Run:
@@ -128,14 +138,34 @@ def _versions() -> dict[str, str]:
 
     import androidrl
 
-    return {
+    versions = {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "androidrl": androidrl.__version__,
+        "androidrl_commit": _git_commit(Path(androidrl.__file__).parent),
         "gymnasium": gymnasium.__version__,
         "stable_baselines3": stable_baselines3.__version__,
         "torch": torch.__version__,
     }
+    for package in ("sb3-contrib", "ray", "optuna"):  # those a run may use, when installed (not imported)
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[package.replace("-", "_")] = metadata.version(package)
+    return versions
+
+
+def _git_commit(directory: Path) -> str | None:
+    """The commit androidrl is running from (``+dirty`` with uncommitted changes), or None outside a checkout."""
+    try:
+
+        def git(*args: str) -> str:
+            return subprocess.run(
+                ["git", "-C", str(directory), *args], capture_output=True, text=True, timeout=10, check=True
+            ).stdout.strip()
+
+        commit = git("rev-parse", "HEAD")
+        return commit + ("+dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def save_checkpoint(run: Run, model) -> Path:

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,15 @@ from stable_baselines3.common.vec_env import VecNormalize
 from androidrl.errors import AndroidRLError
 from androidrl.train.callbacks import TrainingCallback
 from androidrl.train.checkpoints import CheckpointError, load_normalize
-from androidrl.train.compose import check_devices, eval_devices, load_model, make_env, make_model, set_torch_threads
+from androidrl.train.compose import (
+    check_devices,
+    eval_devices,
+    load_model,
+    make_callbacks,
+    make_env,
+    make_model,
+    set_torch_threads,
+)
 from androidrl.train.config import ConfigError, load_config
 from androidrl.train.runs import Run, save_checkpoint, save_final_model, vecnormalize_path
 from androidrl.vector import WorkerError
@@ -63,16 +72,25 @@ def _stop_on_sigterm():
         signal.signal(signal.SIGTERM, previous)
 
 
-def train(run: Run, resume: bool = False) -> TrainResult:
+def train(
+    run: Run,
+    resume: bool = False,
+    init_from: str | Path | None = None,
+    on_evaluation: Callable[[int, dict], bool | None] | None = None,
+) -> TrainResult:
     """Train as the run's config says, in the run's directory (``Run.create(config)`` makes one).
 
     With ``resume``, the model is loaded from the run's newest checkpoint that loads (safely:
     nothing in it is unpickled; older ones are tried in turn, and each skipped one is named)
     and training continues to ``training.total_timesteps`` with the step counter intact.
     Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``).
+    With ``init_from`` (a run directory or a model ``.zip``), a new run starts from that
+    model's weights (rl-zoo3's ``--trained-agent``): fine-tuning, with its own step count.
+    ``on_evaluation(steps, summary)`` is called after each periodic evaluation; returning
+    False ends the training there (``TrainResult.final_model`` is still written).
 
     Raises:
-        ConfigError: Nothing to resume from.
+        ConfigError: Nothing to resume from, or an ``init_from`` model that does not fit the config.
         CheckpointError: A checkpoint could not be written (a full disk, say): training
             stops; every checkpoint written before is intact.
     """
@@ -90,13 +108,15 @@ def train(run: Run, resume: bool = False) -> TrainResult:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)
         model = _resume(run, env, checkpoints) if resume else make_model(config, env, run.tensorboard)
+        if init_from is not None:
+            _initialize(model, init_from)
         remaining = config.training.total_timesteps - model.num_timesteps
         stopped_by = None
         if remaining > 0:
             try:
                 with _stop_on_sigterm():
-                    callback = TrainingCallback(run, eval_env)
-                    model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="train")
+                    callbacks = [TrainingCallback(run, eval_env, on_evaluation), *make_callbacks(config)]
+                    model.learn(remaining, callback=callbacks, reset_num_timesteps=not resume, tb_log_name="train")
             except (KeyboardInterrupt, _Stop) as stop:
                 stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
                 path = save_checkpoint(run, model)
@@ -136,9 +156,75 @@ def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
     raise CheckpointError(f"{run.directory}: no checkpoint loads: {'; '.join(skipped)}")
 
 
+def _model_source(source: str | Path) -> Path:
+    """The model file of ``source``: the file itself, or a run directory's final model (or last checkpoint)."""
+    from androidrl.train.evaluation import model_path
+
+    path = Path(source)
+    if path.is_dir():
+        return model_path(Run.open(path))
+    if not path.is_file():
+        raise ConfigError(f"--init-from {source}: no such run directory or model file")
+    return path
+
+
+def _initialize(model: Any, source: str | Path) -> None:
+    """Copy the weights (and optimizer state) of the model at ``source`` into ``model``.
+
+    Only weights are read (``torch.load(weights_only=True)``): nothing in the file is unpickled.
+
+    Raises:
+        ConfigError: ``source`` is neither a model nor a run with one, or its network does not fit.
+    """
+    path = _model_source(source)
+    try:
+        model.set_parameters(str(path), exact_match=True, device=model.device)
+    except (ValueError, RuntimeError, KeyError, OSError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ConfigError(
+            f"--init-from {path}: its network does not fit this config's "
+            f"(same algo.name, policy, observation and action settings needed): {first}"
+        ) from None
+    print(f"initialized from {path}", file=sys.stderr)
+
+
+def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
+    """``--seeds``: one run per seed, then their last evaluations side by side (mean and spread)."""
+    import statistics
+    from datetime import datetime
+
+    from androidrl.train.analysis import evaluations
+
+    configs = {seed: load_config(args.config, [*args.set, f"seed={seed}"]) for seed in args.seeds}  # all checked first
+    if args.init_from:
+        _model_source(args.init_from)
+    check_devices(configs[args.seeds[0]])
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    finals = {}
+    for seed, config in configs.items():
+        directory = (
+            Path(args.run_dir) / f"seed_{seed}"
+            if args.run_dir
+            else Path(config.run_dir) / f"{config.experiment}-{stamp}-seed{seed}"
+        )
+        result = train(Run.create(config, directory, command), init_from=args.init_from)
+        if result.stopped_by is not None:
+            return 128 + result.stopped_by
+        last = evaluations(result.run.directory)
+        finals[seed] = last[-1]["success_rate"] if last else float("nan")
+        print(f"seed {seed}: {result.timesteps} steps, last evaluation success {finals[seed]:.0%}; {directory}")
+    values = [v for v in finals.values() if v == v]
+    if len(values) > 1:
+        mean, spread = statistics.fmean(values), statistics.pstdev(values)
+        print(f"{len(values)} seeds: last evaluation success {mean:.0%} ± {spread:.0%} (mean ± std)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """``scripts/train.py``: train from a config, or resume a run."""
-    parser = argparse.ArgumentParser(description="Train a Stable-Baselines3 agent on Android from a YAML config.")
+    parser = argparse.ArgumentParser(
+        prog="androidrl train", description="Train a Stable-Baselines3 agent on Android from a YAML config."
+    )
     parser.add_argument("--config", help="the YAML config (see configs/)")
     parser.add_argument(
         "--set",
@@ -149,12 +235,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     parser.add_argument("--run-dir", help="where to put the run (default: <run_dir>/<experiment>-<timestamp>)")
+    parser.add_argument(
+        "--init-from",
+        metavar="RUN_DIR|MODEL.zip",
+        help="start a new run from a trained model's weights (fine-tuning; the config must match its spaces)",
+    )
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        metavar="SEED",
+        help="one run per seed, one after another (compare them in "
+        "the notebook); runs go to <experiment>-<timestamp>-seed<N>, or RUN_DIR/seed_<N> with --run-dir",
+    )
     args = parser.parse_args(argv)
     argv = sys.argv[1:] if argv is None else argv
     try:
         if args.resume:
-            if args.config:
-                parser.error("--resume continues a run with its own config; do not pass --config")
+            if args.config or args.init_from:
+                parser.error(
+                    "--resume continues a run with its own config and model; do not pass --config or --init-from"
+                )
             run = Run.open(args.resume, args.set)
             check_devices(run.config)
             if args.set:  # the run directory keeps the config it trains with
@@ -163,9 +264,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if not args.config:
                 parser.error("--config is required (or --resume RUN_DIR)")
+            if args.seeds:
+                return _train_seeds(args, [sys.argv[0], *argv])
             config = load_config(args.config, args.set)
+            if args.init_from:
+                _model_source(args.init_from)  # before a run directory is made for nothing
             check_devices(config)
-            result = train(Run.create(config, args.run_dir, [sys.argv[0], *argv]))
+            result = train(Run.create(config, args.run_dir, [sys.argv[0], *argv]), init_from=args.init_from)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -73,8 +73,11 @@ class SB3VecEnv(VecEnv):
     def close(self) -> None:
         self.venv.close()
 
-    def render(self, mode: str | None = None) -> Any:
-        return None
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        """Each env's ``render()`` (with ``env: {render_mode: rgb_array}``: its screen), for SB3's ``render``."""
+        if self.render_mode != "rgb_array":
+            return [None] * self.num_envs
+        return self.venv.command("call", ("render", (), {}), list(range(self.num_envs)))
 
     # ------------------------------------------------------------------ attributes
 

@@ -1,0 +1,66 @@
+"""The installed ``androidrl`` command: version, shipped configs, and the commands it hands on."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+import androidrl
+from androidrl.train.config import load_config, shipped_configs
+
+COMMAND = str(Path(sys.executable).with_name("androidrl"))
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([COMMAND, *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_version_from_the_script_and_the_module():
+    assert run("--version").stdout.strip() == f"androidrl {androidrl.__version__}"
+    module = subprocess.run([sys.executable, "-m", "androidrl", "--version"], capture_output=True, text=True)
+    assert module.stdout.strip() == f"androidrl {androidrl.__version__}"
+
+
+def test_configs_lists_every_shipped_config_with_what_it_is():
+    out = run("configs").stdout
+    for name in shipped_configs():
+        line = next(line for line in out.splitlines() if line.startswith(name + " "))
+        assert len(line.split(None, 1)) == 2  # a description follows the name
+    assert "quickstart" in shipped_configs() and "androidrl configs copy" in out
+
+
+def test_configs_copy_gives_an_editable_config_and_never_overwrites(tmp_path):
+    done = run("configs", "copy", "quickstart", cwd=tmp_path)
+    assert done.returncode == 0 and (tmp_path / "quickstart.yaml").exists()
+    copied = tmp_path / "quickstart.yaml"
+    data = yaml.safe_load(copied.read_text())
+    data["training"]["total_timesteps"] = 123
+    copied.write_text(yaml.safe_dump(data))
+    assert load_config(copied).training.total_timesteps == 123
+    again = run("configs", "copy", "quickstart", cwd=tmp_path)
+    assert again.returncode == 1 and "exists; not overwritten" in again.stderr
+    assert yaml.safe_load(copied.read_text())["training"]["total_timesteps"] == 123
+    bad = run("configs", "copy", "nonesuch", cwd=tmp_path)
+    assert bad.returncode == 2 and "give a shipped config" in bad.stderr
+    assert run("configs", "copy", "all", str(tmp_path / "all")).returncode == 0
+    assert sorted(p.stem for p in (tmp_path / "all").iterdir()) == sorted(shipped_configs())
+
+
+def test_delegated_commands_have_their_own_help():
+    for command, words in (("train", "--config"), ("evaluate", "--run"), ("results", "--seeds"), ("bench", "--quick")):
+        done = run(command, "--help")
+        assert done.returncode == 0 and f"usage: androidrl {command}" in done.stdout and words in done.stdout
+
+
+def test_train_with_a_bad_config_name_says_what_exists(tmp_path):
+    done = run("train", "--config", "quickstrat", cwd=tmp_path)
+    assert done.returncode != 0 and "no shipped config of that name" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_rollout_types_only_what_android_can_type(tmp_path):
+    done = run("rollout", "--steps", "60", "--out", str(tmp_path), "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert "USER_INPUT" in done.stdout  # it did type
+    assert "cannot type" not in done.stdout
