@@ -174,12 +174,17 @@ def _virtual(args: argparse.Namespace) -> int:
     from androidrl.device.adb_client import AdbClient
     from androidrl.virtual.adb_auth import load_keys
     from androidrl.virtual.adbd import LOOPBACK, AdbdServer, run_forever
+    from androidrl.virtual.console import ConsoleServer
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
     from androidrl.virtual.phone import VirtualPhone
 
-    # On an emulator's adb port (odd, 5555-5585) phones take every other port, as emulators
-    # do, and announce themselves to the adb server, which lists them as emulator-<port-1>.
-    emulator = 5555 <= args.port <= 5585 and args.port % 2 == 1
+    # On an emulator's adb port (odd, 5555-5585; or any odd port with --emulator) phones take
+    # port pairs, as emulators do: the console on the even port, adbd on the odd one; each
+    # announces itself to the adb server, which lists it as emulator-<console port>.
+    emulator = (args.emulator or 5555 <= args.port <= 5585) and args.port % 2 == 1
+    if args.emulator and args.port % 2 == 0:
+        print("androidrl virtual: --emulator takes the odd adb port of the pair (console: port - 1)", file=sys.stderr)
+        return 2
     if emulator and args.faults:
         print("androidrl virtual: --faults serves host:port serials; use a port outside 5555-5585", file=sys.stderr)
         return 2
@@ -213,7 +218,10 @@ def _virtual(args: argparse.Namespace) -> int:
             args.density,
             seed=args.seed + i,
             serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
+            sdk=args.sdk,
         )
+        if emulator:  # `adb emu ...` talks to it; `kill` powers the phone off, as the emulator exits
+            servers.append(ConsoleServer(phone, port - 1))
         if plan is None:
             servers.append(
                 AdbdServer(phone, port, args.host, announce_port=announce, auth_keys=keys, allow_public=args.public)
@@ -226,9 +234,10 @@ def _virtual(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         for server in public:
-            print(server.serial, flush=True)
+            if not isinstance(server, ConsoleServer):
+                print(server.serial, flush=True)
         if emulator:
-            names = ", ".join(f"emulator-{s.port - 1}" for s in servers)
+            names = ", ".join(f"emulator-{s.port}" for s in servers if isinstance(s, ConsoleServer))
             print(f"(adb lists them as {names})", file=sys.stderr, flush=True)
 
     background = (lambda: run_plan(plan, links, [link.serial for link in links])) if plan else None
@@ -395,6 +404,19 @@ def build_parser() -> argparse.ArgumentParser:
     virtual.add_argument("--height", type=int, default=2400)
     virtual.add_argument("--density", type=int, default=420)
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
+    virtual.add_argument(
+        "--emulator",
+        action="store_true",
+        help="serve each phone as an emulator on a port pair: console on PORT-1, adbd on PORT (odd) "
+        "(automatic on 5555-5585)",
+    )
+    virtual.add_argument(
+        "--sdk",
+        type=int,
+        default=34,
+        choices=[29, 30, 31, 32, 33, 34],
+        help="Android SDK level to behave as (default 34)",
+    )
     virtual.add_argument(
         "--faults",
         metavar="PLAN",

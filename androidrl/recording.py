@@ -33,6 +33,8 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image
 
+from androidrl.spaces import PrintableText
+
 FORMAT = "androidrl-episodes/1"
 
 
@@ -267,7 +269,7 @@ def load_dataset(directory: str | Path) -> list[Episode]:
 
 
 def space_to_json(space: gym.Space) -> dict[str, Any]:
-    """A Box, Discrete, MultiDiscrete or Dict space as plain JSON (for ``meta.json``)."""
+    """A Box, Discrete, MultiDiscrete, Text or Dict space as plain JSON (for ``meta.json``; others by name only)."""
     spaces = gym.spaces
     if isinstance(space, spaces.Box):
         uniform = space.low.min() == space.low.max() and space.high.min() == space.high.max()
@@ -283,7 +285,16 @@ def space_to_json(space: gym.Space) -> dict[str, Any]:
         return {"type": "MultiDiscrete", "nvec": space.nvec.tolist()}
     if isinstance(space, spaces.Dict):
         return {"type": "Dict", "spaces": {k: space_to_json(v) for k, v in space.spaces.items()}}
-    raise TypeError(f"cannot record a {type(space).__name__} space")
+    if isinstance(space, PrintableText):
+        return {"type": "PrintableText", "min_length": space.min_length, "max_length": space.max_length}
+    if isinstance(space, spaces.Text):
+        return {
+            "type": "Text",
+            "min_length": space.min_length,
+            "max_length": space.max_length,
+            "charset": space.characters,
+        }
+    return {"type": "unsupported", "repr": repr(space)}
 
 
 def space_from_json(data: dict[str, Any]) -> gym.Space:
@@ -302,7 +313,11 @@ def space_from_json(data: dict[str, Any]) -> gym.Space:
         return spaces.MultiDiscrete(data["nvec"])
     if kind == "Dict":
         return spaces.Dict({k: space_from_json(v) for k, v in data["spaces"].items()})
-    raise ValueError(f"unknown space type {kind!r}")
+    if kind == "PrintableText":
+        return PrintableText(data["max_length"], min_length=data["min_length"])
+    if kind == "Text":
+        return spaces.Text(data["max_length"], min_length=data["min_length"], charset=data["charset"])
+    raise ValueError(f"cannot rebuild a space of type {kind!r} ({data.get('repr', '')})")
 
 
 # ---------------------------------------------------------------------------- Minari

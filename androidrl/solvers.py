@@ -121,6 +121,7 @@ SOLVERS: dict[str, Solver] = {
     "open-app": _open_app,
     "open-any-app": _open_app,
     "wifi-on": _settings_path("Network & internet", "Wi-Fi"),
+    "wifi-on-logged": _settings_path("Network & internet", "Wi-Fi"),
     "wifi-off": _settings_path("Network & internet", "Wi-Fi"),
     "bluetooth-on": _settings_path("Connected devices", "Bluetooth"),
     "bluetooth-off": _settings_path("Connected devices", "Bluetooth"),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import struct
+import zipfile
+
 import pytest
 
 from androidrl.device.adb import AdbDevice
@@ -87,3 +91,26 @@ def center(bounds: tuple[int, int, int, int]) -> tuple[int, int]:
 def tap_node(device, **attrs: str) -> None:
     """Tap the centre of the node matching ``attrs`` in the current UI dump."""
     device.tap(*center(node_bounds(device.dump_ui(), **attrs)))
+
+
+def make_apk(package: str, payload: bytes = b"dex\n035\0") -> bytes:
+    """A minimal APK: a zip whose AndroidManifest.xml is binary XML with <manifest package=...>."""
+    strings = ["package", package, "manifest"]
+    encoded = b"".join(struct.pack("<H", len(t)) + t.encode("utf-16-le") + b"\0\0" for t in strings)
+    offsets, at = [], 0
+    for text in strings:
+        offsets.append(at)
+        at += 2 + 2 * len(text) + 2
+    pool_header = 28 + 4 * len(strings)
+    pool = struct.pack("<HHIIIIII", 0x0001, 28, pool_header + len(encoded), len(strings), 0, 0, pool_header, 0)
+    pool += struct.pack(f"<{len(strings)}I", *offsets) + encoded
+    attribute = struct.pack("<iiiHBBi", -1, 0, 1, 8, 0, 3, 1)
+    element = struct.pack("<HHIIi", 0x0102, 16, 16 + 20 + len(attribute), 1, -1)
+    element += struct.pack("<iiHHHHHH", -1, 2, 20, 20, 1, 0, 0, 0) + attribute
+    body = pool + element
+    manifest = struct.pack("<HHI", 0x0003, 8, 8 + len(body)) + body
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("AndroidManifest.xml", manifest)
+        archive.writestr("classes.dex", payload)
+    return out.getvalue()

@@ -15,7 +15,7 @@ import pytest
 
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
 
-from conftest import serve_as_emulator
+from conftest import make_apk, serve_as_emulator
 
 
 def connect(adb_server: IsolatedAdbServer, serial: str) -> None:
@@ -141,15 +141,16 @@ def test_sync_v1_stat_and_list_for_older_clients(served, adb_server, phone):
 
 def test_install_streams_the_file_and_prints_success(served, adb_server, phone, tmp_path):
     apk = tmp_path / "dummy.apk"
-    apk.write_bytes(random.Random(1).randbytes(200_000))
+    apk.write_bytes(make_apk("com.example.dummy", random.Random(1).randbytes(200_000)))
     result = adb_server.adb("-s", served.serial, "install", str(apk))
-    assert "Success" in result.stdout
-    assert "cmd package install -S 200000" in phone.command_log  # abb_exec, with the APK as its stdin
+    assert "Success" in result.stdout and "com.example.dummy" in phone.apps
+    assert f"cmd package install -S {apk.stat().st_size}" in phone.command_log  # abb_exec, the APK as its stdin
 
 
-def test_root_and_unroot_answer_and_return(served, adb_server):
-    assert adb_server.adb("-s", served.serial, "root").stdout == "adbd cannot run as root in production builds\n"
+def test_root_and_unroot_answer_and_return(served, adb_server, phone):
     assert adb_server.adb("-s", served.serial, "unroot").stdout == "adbd not running as root\n"
+    phone.props["ro.build.type"] = "user"  # (userdebug builds restart adbd as root: tests/test_fidelity.py)
+    assert adb_server.adb("-s", served.serial, "root").stdout == "adbd cannot run as root in production builds\n"
 
 
 def test_interactive_shell_runs_lines_from_stdin(served, adb_server):

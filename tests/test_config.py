@@ -69,7 +69,7 @@ def test_overrides_on_the_command_line():
         ({"algo": {"hyperparams": {"gamma": "lin_0.9"}}}, [], "algo.hyperparams.gamma: expected a number"),
         ({"algo": {"name": "DQN"}, "action": {"type": "box"}}, [], "\nalgo.name: DQN needs a Discrete action space"),
         ({"algo": {"name": "MaskablePPO"}}, [], "\nalgo.name: MaskablePPO needs action masks; set action.type to"),
-        ({"algo": {"name": "SAC"}}, [], "algo.name: Input should be 'PPO', 'A2C', 'DQN', 'MaskablePPO' or"),
+        ({"algo": {"name": "PPO2"}}, [], "algo.name: Input should be 'PPO', 'A2C', 'DQN', 'SAC', 'TD3',"),
         (
             {"devices": {"serials": ["emulator-5554", "emulator-5554"]}, "training": {"eval_freq": 0}},
             [],

@@ -60,7 +60,7 @@ def test_list_devices_lists_only_ready_devices(ext_env, served, adbd, adb_server
 def test_screenshot_and_xml_are_real_pulled_files(ext_env, phone, tmp_path):
     shot = ext_env.get_screenshot("s1", tmp_path)
     assert shot == tmp_path / "s1.png"
-    assert np.array_equal(np.asarray(Image.open(shot)), phone.screenshot())
+    assert np.array_equal(np.asarray(Image.open(shot).convert("RGB")), phone.screenshot())
     assert phone.fs.exists("/sdcard/shots/s1.png")
     xml = ext_env.get_xml("x1", tmp_path)
     assert xml == tmp_path / "x1.xml" and xml.read_text() == phone.dump_ui()

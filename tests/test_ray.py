@@ -201,7 +201,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(cluster):
         # an actor's process dies: Ray restarts it; its env comes back with a fresh episode
         ray.kill(env.venv._workers[0].handle.actor, no_restart=False)
         _, dones, infos = _until(env, 0, lambda o, d, i: d[0] and i[0].get("device_error"))
-        assert not dones[1:].any()
+        assert not any(i.get("device_error") for i in infos[1:])  # (others may end their episodes as usual)
         _until(env, 0, lambda o, d, i: not i[0].get("device_down") and o[0].any())
         # a phone goes away (its adbd stops) and comes back
         name = names[1]

@@ -263,10 +263,12 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_picks_it_up(tmp_path):
 
 def test_the_notebook_finds_the_newest_run_by_default(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(FileNotFoundError, match="train one with: python scripts/train.py --config configs/q.yaml"):
+    with pytest.raises(FileNotFoundError, match="train one with: androidrl train --config q"):
         analysis.newest_run("q")
-    for name in ("q-20260101-000000", "q-20261122-101500", "q-20261122-101501"):
+    for age, name in enumerate(("q-20261122-101501", "q-20261122-101500", "q-20260101-000000")):
         (tmp_path / "runs" / name).mkdir(parents=True)
+        (tmp_path / "runs" / name / "versions.json").write_text("{}")  # written once, when the run starts
+        os.utime(tmp_path / "runs" / name / "versions.json", (1e9 - age, 1e9 - age))
     (tmp_path / "runs" / "q-20261122-101500" / "config.yaml").write_text("{}")
     (tmp_path / "runs" / "q-20260101-000000" / "config.yaml").write_text("{}")
     assert analysis.newest_run("q") == Path("runs/q-20261122-101500")  # the newest with a config

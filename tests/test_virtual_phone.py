@@ -200,7 +200,9 @@ def test_screencap_raw_and_png(phone):
     pixels = np.frombuffer(raw[16:], np.uint8).reshape(height, width, 4)
     assert np.array_equal(pixels[..., :3], phone.screenshot()) and np.all(pixels[..., 3] == 255)
     png = phone.shell("screencap -p").stdout
-    assert png.startswith(b"\x89PNG") and np.array_equal(np.asarray(Image.open(io.BytesIO(png))), phone.screenshot())
+    assert png.startswith(b"\x89PNG") and np.array_equal(
+        np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), phone.screenshot()
+    )
     phone.shell("screencap /sdcard/shot.png")
     assert phone.fs.read("/sdcard/shot.png").startswith(b"\x89PNG")
     old = VirtualPhone(100, 200, 160, sdk=28)  # Android 9 has the 12-byte header

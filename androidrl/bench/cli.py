@@ -10,13 +10,14 @@ from pathlib import Path
 
 from androidrl.bench.adb import adb_suite
 from androidrl.bench.cluster import ray_suite
-from androidrl.bench.envs import env_suite, vector_suite, wrapped_suite
+from androidrl.bench.envs import env_suite, reset_suite, vector_suite, wrapped_suite
 from androidrl.bench.figures import Figure, as_json, table
 from androidrl.bench.training import memory_suite, ppo_suite
 
 SUITES = {
     "adb": adb_suite,
     "env": env_suite,
+    "reset": reset_suite,
     "wrapped": wrapped_suite,
     "vector": vector_suite,
     "ppo": ppo_suite,

@@ -132,3 +132,34 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
     finally:
         for env in envs.values():
             env.close()
+
+
+def reset_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
+    """Episode reset time: reset steps (wifi-on) against one snapshot load (wifi-on-logged), in process."""
+    from androidrl.device.virtual import VirtualDevice
+    from androidrl.env import AndroidEnv
+
+    def make(task: str) -> AndroidEnv:  # no files: the reset itself, not the observation's PNG, is measured
+        device = VirtualDevice(width=width, height=height, density=density)
+        return AndroidEnv(device, task, dump_xml=False, write_files=False)
+
+    envs = {"reset steps (wifi-on)": make("wifi-on"), "snapshot (wifi-on-logged)": make("wifi-on-logged")}
+    try:
+        for env in envs.values():
+            env.reset(seed=0)  # setup (and the snapshot's saving) happen here, not in the samples
+        seeds = iter(range(1, 10**6))
+
+        def run(env) -> Callable[[], None]:
+            def go() -> None:
+                env.step(env.action_space.sample())  # leave the home screen's state behind
+                env.reset(seed=next(seeds))
+
+            return go
+
+        samples = interleave({name: run(env) for name, env in envs.items()}, rounds, warmup=2)
+        return [
+            Figure(f"episode reset (after one step), {width}x{height} in process", "reset steps (wifi-on)", samples)
+        ]
+    finally:
+        for env in envs.values():
+            env.close()

@@ -16,6 +16,7 @@ import numpy as np
 
 from androidrl.device.adb_client import AdbClient
 from androidrl.device.base import CommandResult, Device
+from androidrl.device.emulator_console import console_command
 from androidrl.device.screencap import decode_screencap
 from androidrl.errors import DeviceNotFoundError, DeviceOfflineError
 
@@ -97,3 +98,25 @@ class AdbDevice(Device):
             if not self._answered:
                 raise
             raise DeviceOfflineError(f"disconnected ({err})", serial=self.serial) from None
+
+    # ------------------------------------------------------------------ snapshots (emulators)
+
+    def snapshot_names(self) -> list[str]:
+        """The emulator's snapshots (its console's ``avd snapshot list``)."""
+        listing = console_command(self.serial, "avd snapshot list", self.timeout)
+        rows = [line.split() for line in listing.splitlines()[2:]]
+        return [row[1] for row in rows if len(row) >= 2 and row[0].isdigit()]
+
+    def save_snapshot(self, name: str) -> None:
+        """``adb emu avd snapshot save NAME``."""
+        console_command(self.serial, f"avd snapshot save {_snapshot_name(name)}", max(self.timeout, 120.0))
+
+    def load_snapshot(self, name: str) -> None:
+        """``adb emu avd snapshot load NAME``; the device drops off adb for a moment on an emulator."""
+        console_command(self.serial, f"avd snapshot load {_snapshot_name(name)}", max(self.timeout, 120.0))
+
+
+def _snapshot_name(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise ValueError(f"snapshot names are letters, digits, '_', '.' and '-': got {name!r}")
+    return name

@@ -81,6 +81,11 @@ class IsolatedAdbServer:
         }
         self._started = False
 
+    @property
+    def home(self) -> Path:
+        """The server's own HOME (its adb keys, and the emulator console token ``adb emu`` reads)."""
+        return self._home
+
     def adb(self, *args: str, timeout: float = 30.0, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run the ``adb`` command line against this server."""
         result = subprocess.run([adb_path(), *args], env=self.env, capture_output=True, text=True, timeout=timeout)

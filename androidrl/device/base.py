@@ -285,6 +285,32 @@ class Device(ABC):
         """Press HOME."""
         return self.key("home")
 
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot_names(self) -> list[str]:
+        """The device's saved snapshots (an emulator's or a virtual phone's).
+
+        Raises:
+            DeviceError: The device cannot keep snapshots (a real phone).
+        """
+        raise DeviceError(f"{self!r} cannot keep snapshots (an emulator or a virtual phone can)")
+
+    def save_snapshot(self, name: str) -> None:
+        """Save the whole device as snapshot ``name`` (``adb emu avd snapshot save``).
+
+        Raises:
+            DeviceError: The device cannot keep snapshots.
+        """
+        raise DeviceError(f"{self!r} cannot keep snapshots (an emulator or a virtual phone can)")
+
+    def load_snapshot(self, name: str) -> None:
+        """Put the device back as snapshot ``name`` has it (``adb emu avd snapshot load``).
+
+        Raises:
+            DeviceError: No such snapshot, or the device cannot keep snapshots.
+        """
+        raise DeviceError(f"{self!r} cannot keep snapshots (an emulator or a virtual phone can)")
+
     def perform(self, action: EnvAction) -> str:
         """Do what an :class:`~androidrl.spaces.EnvAction` says; the output of the command it ran.
 

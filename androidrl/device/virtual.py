@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from androidrl.device.base import CommandResult, Device
-from androidrl.errors import DeviceOfflineError, DeviceTimeoutError
+from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 
 _serials = itertools.count()
@@ -87,6 +87,25 @@ class VirtualDevice(Device):
     def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
         """The region the phone's renderer redrew between the two frames (exact, no comparison)."""
         return self.phone.changed_region(old, new)
+
+    def snapshot_names(self) -> list[str]:
+        """The phone's snapshots."""
+        return self.phone.snapshot_names()
+
+    def save_snapshot(self, name: str) -> None:
+        """Save the whole phone as ``name`` (in this process)."""
+        self._online().save_snapshot(name)
+
+    def load_snapshot(self, name: str) -> None:
+        """Put the phone back as ``name`` has it.
+
+        Raises:
+            DeviceError: No such snapshot.
+        """
+        try:
+            self._online().load_snapshot(name)
+        except KeyError:
+            raise DeviceError(f"no snapshot named {name!r}", serial=self.serial) from None
 
     def _dump_ui_once(self) -> str | None:
         phone = self._online()

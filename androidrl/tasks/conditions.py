@@ -2,20 +2,23 @@
 
 UI conditions read the snapshot's XML (dumped at most once per step), shell conditions
 its cached command outputs, foreground conditions the ``mCurrentFocus`` line of
-``dumpsys window`` — so a step asks the device each thing at most once, whatever the
-number of conditions.
+``dumpsys window``, log conditions one ``logcat -d`` of the lines since the reset — so a
+step asks the device each thing at most once, whatever the number of conditions.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 from androidrl.tasks.spec import (
     AllCondition,
     AnyCondition,
     Condition,
     ForegroundCondition,
+    LogcatCondition,
+    LogMatch,
     NodeCondition,
     NotCondition,
     Selector,
@@ -68,8 +71,8 @@ def foreground(dumpsys_window: str) -> tuple[str, str] | None:
     return package, package + activity if activity.startswith(".") else activity
 
 
-def holds(condition: Condition, snapshot: Snapshot) -> bool:
-    """Evaluate ``condition`` on the device state ``snapshot`` reads."""
+def holds(condition: Condition, snapshot: Snapshot, since: float = 0.0) -> bool:
+    """Evaluate ``condition`` on the device state ``snapshot`` reads (log lines: those after ``since``)."""
     if isinstance(condition, NodeCondition):
         count = len(find_nodes(snapshot.hierarchy, condition.node))
         if condition.min_count is not None or condition.max_count is not None:
@@ -89,13 +92,42 @@ def holds(condition: Condition, snapshot: Snapshot) -> bool:
         return condition.contains in output
     if isinstance(condition, ForegroundCondition):
         return _foreground_holds(condition, snapshot)
+    if isinstance(condition, LogcatCondition):
+        return any(_log_matches(condition.logcat, line) for line in log_lines(snapshot, condition.logcat, since))
     if isinstance(condition, AllCondition):
-        return all(holds(c, snapshot) for c in condition.all)
+        return all(holds(c, snapshot, since) for c in condition.all)
     if isinstance(condition, AnyCondition):
-        return any(holds(c, snapshot) for c in condition.any)
+        return any(holds(c, snapshot, since) for c in condition.any)
     if isinstance(condition, NotCondition):
-        return not holds(condition.not_, snapshot)
+        return not holds(condition.not_, snapshot, since)
     raise TypeError(f"not a condition: {condition!r}")
+
+
+#: A ``logcat -v epoch`` line: seconds, pid, tid, priority, tag, message.
+_EPOCH_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(\d+)\s+(\d+)\s+([VDIWEF])\s+(.*?)\s*: (.*)$")
+
+
+def log_mark(device_shell: Callable[[str], str]) -> float:
+    """The time of the device's newest log line (what an episode's log conditions count from); 0 if none."""
+    stamps = [m[1] for m in map(_EPOCH_LINE.match, device_shell("logcat -d -v epoch -t 1").splitlines()) if m]
+    return float(stamps[-1]) if stamps else 0.0
+
+
+def log_lines(snapshot: Snapshot, match: LogMatch, since: float) -> list[tuple[str, str]]:
+    """(tag, message) of the log lines after ``since`` that the match's tag, priority and buffer select."""
+    spec = f"{match.tag}:{match.priority} *:S" if match.tag else f"*:{match.priority}"
+    when = f"-t {since:.3f}" if since > 0 else "-d"
+    output = snapshot.shell(f"logcat -d -v epoch -b {match.buffer} {when} {spec}").text
+    lines = []
+    for m in map(_EPOCH_LINE.match, output.splitlines()):
+        if m and float(m[1]) > since:
+            lines.append((m[5], m[6]))
+    return lines
+
+
+def _log_matches(match: LogMatch, line: tuple[str, str]) -> bool:
+    tag, message = line
+    return (match.tag is None or tag == match.tag) and re.search(match.matches, message) is not None
 
 
 def _foreground_holds(condition: ForegroundCondition, snapshot: Snapshot) -> bool:

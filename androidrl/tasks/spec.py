@@ -20,10 +20,12 @@ A task file looks like::
 
 Steps: ``shell`` (a command; a non-zero exit fails the step unless ``check: false``),
 ``home``, ``back``, ``key``, ``launch`` (an app or component, with intent extras), ``tap``
-(pixels or a UI node), ``text``, ``wait`` (until a condition holds, with a timeout) and
-``sleep``. Conditions: ``node`` (a UI node matching a
-selector, present, absent or counted), ``shell`` (output compared to a value or regex),
-``foreground`` (package/activity in front) and ``all``/``any``/``not``. Strings may use
+(pixels or a UI node), ``text``, ``wait`` (until a condition holds, with a timeout),
+``sleep`` and ``snapshot`` (load a saved snapshot of the whole device, made at setup
+if missing: an emulator's, through its console, or a virtual phone's). Conditions:
+``node`` (a UI node matching a selector, present, absent or counted), ``shell`` (output
+compared to a value or regex), ``foreground`` (package/activity in front), ``logcat`` (a
+log line since the reset: ``{tag, matches, priority, buffer}``) and ``all``/``any``/``not``. Strings may use
 ``{param}`` placeholders (``{param.key}`` for a field of a chosen mapping), plus
 ``{instruction}`` and ``{seed}`` (a fresh random int each episode).
 """
@@ -154,6 +156,21 @@ class ForegroundCondition(_Model):
     foreground: Foreground
 
 
+class LogMatch(_Model):
+    """Log lines written since the episode's reset: one with this tag (if given) whose message matches."""
+
+    matches: Regex = Field(min_length=1)
+    tag: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.$-]+$")
+    priority: Literal["V", "D", "I", "W", "E", "F"] = "V"  # at least this priority
+    buffer: Literal["default", "main", "system", "events", "crash", "radio", "all"] = "default"
+
+
+class LogcatCondition(_Model):
+    """A log line since the reset (``logcat``, as android_env's log-event tasks): runs on any device."""
+
+    logcat: LogMatch
+
+
 class AllCondition(_Model):
     """Every sub-condition holds."""
 
@@ -176,6 +193,7 @@ _CONDITION_KINDS = {
     "node": NodeCondition,
     "shell": ShellCondition,
     "foreground": ForegroundCondition,
+    "logcat": LogcatCondition,
     "all": AllCondition,
     "any": AnyCondition,
     "not": NotCondition,
@@ -213,7 +231,9 @@ def _parse_conditions(value: Any) -> Any:
     return tuple(parsed)
 
 
-Condition = NodeCondition | ShellCondition | ForegroundCondition | AllCondition | AnyCondition | NotCondition
+Condition = (
+    NodeCondition | ShellCondition | ForegroundCondition | LogcatCondition | AllCondition | AnyCondition | NotCondition
+)
 #: A condition field: its model picked by its key (``node``, ``shell``...), errors with key paths.
 ConditionField = Annotated[Condition, BeforeValidator(_parse_condition)]
 Conditions = Annotated[tuple[Condition, ...], BeforeValidator(_parse_conditions), Field(min_length=1)]
@@ -262,7 +282,7 @@ class Wait(_Model):
     interval: float = Field(default=0.1, gt=0)
 
 
-STEP_KINDS = ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep")
+STEP_KINDS = ("shell", "home", "back", "key", "launch", "tap", "text", "wait", "sleep", "snapshot")
 
 
 class Step(_Model):
@@ -278,6 +298,8 @@ class Step(_Model):
     text: str | None = None
     wait: Wait | None = None
     sleep: float | None = Field(default=None, ge=0, le=60)
+    # Load this snapshot (an emulator's, or a virtual phone's); saved at setup if the device lacks it.
+    snapshot: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
 
     @model_validator(mode="before")
     @classmethod

@@ -17,9 +17,9 @@ import numpy as np
 from pydantic import ValidationError
 
 from androidrl.device.base import Device
-from androidrl.errors import DeviceCommandError, TaskError
+from androidrl.errors import DeviceCommandError, DeviceError, TaskError
 from androidrl.tasks.base import Evaluation, Task
-from androidrl.tasks.conditions import find_nodes, holds
+from androidrl.tasks.conditions import find_nodes, holds, log_mark
 from androidrl.tasks.spec import _PLACEHOLDER, NOT_FILLED, Launch, Step, TaskSpec
 from androidrl.ui import Snapshot, node_center
 from androidrl.validation import format_errors
@@ -78,13 +78,23 @@ class SpecTask(Task):
         self._reached: set[str] = set()
         self.params: dict[str, Any] = {}
         self.instruction = ""
+        self._log_since = 0.0
+        self._reads_log = '"logcat"' in spec.model_dump_json(by_alias=True)
 
     def __repr__(self) -> str:
         return f"SpecTask({self.name!r})"
 
     def setup(self, device: Device) -> None:
-        """Run the spec's setup steps (once per env)."""
+        """Run the setup steps (once per env); then save the snapshots the reset loads, where the device lacks them."""
         run_steps(device, self.spec.setup, f"task {self.name}: setup")
+        wanted = [step.snapshot for step in self.spec.reset if step.snapshot is not None]
+        if wanted:
+            try:
+                missing = [name for name in wanted if name not in device.snapshot_names()]
+                for name in missing:
+                    device.save_snapshot(name)
+            except DeviceError as err:
+                raise TaskError(f"task {self.name}: setup: saving snapshots {wanted}: {err}") from None
 
     def reset(self, device: Device, rng: np.random.Generator) -> dict[str, Any]:
         """Draw parameters, fill placeholders, run the reset steps (with retries)."""
@@ -103,6 +113,8 @@ class SpecTask(Task):
         for attempt in range(1, attempts + 1):
             try:
                 run_steps(device, self._episode.reset, f"task {self.name}: reset")
+                if self._reads_log:  # log conditions count lines written from here on
+                    self._log_since = log_mark(lambda command: device.shell(command, check=False))
                 break
             except (TaskError, DeviceCommandError) as err:
                 if attempt == attempts:
@@ -115,11 +127,11 @@ class SpecTask(Task):
         spec = self._episode
         reward = spec.reward.step
         for goal in spec.reward.subgoals:
-            if goal.name not in self._reached and holds(goal.when, snapshot):
+            if goal.name not in self._reached and holds(goal.when, snapshot, self._log_since):
                 self._reached.add(goal.name)
                 reward += goal.reward
-        success = holds(spec.success, snapshot)
-        failure = not success and spec.failure is not None and holds(spec.failure, snapshot)
+        success = holds(spec.success, snapshot, self._log_since)
+        failure = not success and spec.failure is not None and holds(spec.failure, snapshot, self._log_since)
         if success:
             reward += spec.reward.success
         elif failure:
@@ -158,6 +170,12 @@ def _run_step(device: Device, step: Step) -> None:
         device.text(step.text)
     elif kind == "sleep":
         time.sleep(step.sleep)
+    elif kind == "snapshot":
+        try:
+            device.load_snapshot(step.snapshot)
+            device.wait_ready()  # an emulator drops off adb for a moment while it loads
+        except DeviceError as err:
+            raise TaskError(str(err)) from None
     elif kind == "launch":
         _launch(device, step.launch)
     elif kind == "tap":

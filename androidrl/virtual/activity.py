@@ -32,6 +32,7 @@ class Context:
         finish_activity: Closes an activity (``Activity.finish``).
         invalidate: Asks for the screen to be rebuilt.
         next_seed: A seed for an app's own RNG, drawn from the phone's seeded RNG.
+        log: ``log(package, tag, message)`` writes to the phone's log from the app's process.
     """
 
     apps: dict[str, App]
@@ -42,6 +43,7 @@ class Context:
     finish_activity: Callable[[Activity], None]
     invalidate: Callable[[], None]
     next_seed: Callable[[], int]
+    log: Callable[[str, str, str], None] = lambda package, tag, message: None
 
 
 class Activity:
@@ -51,6 +53,10 @@ class Activity:
     title: str = ""
     #: A continuously animating screen never goes idle: ``uiautomator dump`` fails on it.
     animating: bool = False
+
+    def log(self, tag: str, message: str) -> None:
+        """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
+        self.context.log(self.app.package, tag, message)
 
     def __init__(self, context: Context, app: App, cls: str, intent: Intent) -> None:
         self.context = context

@@ -6,7 +6,11 @@ import threading
 from collections.abc import Callable
 
 from androidrl.virtual.activity import Activity, App, Context
-from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_HOME, Intent
+from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
+from androidrl.virtual.logcat import LogBuffer
+from androidrl.virtual.processes import SYSTEM_SERVER, Processes
+
+SHELL_UID = 2000  # who `am start` runs as
 
 
 class ActivityManager:
@@ -21,6 +25,9 @@ class ActivityManager:
         context: What the activities it creates get to reach the system with.
         lock: The phone's lock, held while the stack changes.
         on_change: Runs after every change of what is in front (the screen must be rebuilt).
+        processes: The process table: an app's process starts with its first activity.
+        log: The phone's log, where starts and stops are written as ActivityTaskManager writes them.
+        sdk: The SDK level (the log's wording differs between releases).
     """
 
     def __init__(
@@ -31,13 +38,30 @@ class ActivityManager:
         *,
         lock: threading.RLock,
         on_change: Callable[[], None],
+        processes: Processes | None = None,
+        log: LogBuffer | None = None,
+        sdk: int = 34,
     ) -> None:
+        self.processes = processes or Processes()
+        self.log = log or LogBuffer()
+        self.sdk = sdk
         self.apps = apps
         self.home = home
         self.context = context
         self._lock = lock
         self._on_change = on_change
         self._tasks: list[list[Activity]] = []
+
+    @property
+    def tasks(self) -> list[list[Activity]]:
+        """The tasks, bottom first (what a snapshot keeps)."""
+        return self._tasks
+
+    def restore(self, tasks: list[list[Activity]]) -> None:
+        """Put back tasks a snapshot kept."""
+        with self._lock:
+            self._tasks = tasks
+            self._on_change()
 
     @property
     def top_activity(self) -> Activity:
@@ -63,6 +87,7 @@ class ActivityManager:
     def boot(self) -> None:
         """Reset running state as a boot does: no tasks but the home screen. Data survives."""
         self._tasks = []
+        self.processes.boot()
         self.go_home()
 
     def go_home(self) -> None:
@@ -79,7 +104,11 @@ class ActivityManager:
         self._on_change()
 
     def resolve(self, intent: Intent) -> tuple[App, str] | None:
-        """The app and activity class an intent starts, or None."""
+        """The app and activity class an intent starts, or None (a disabled app starts nothing)."""
+        target = self._resolve(intent)
+        return None if target is None or target[0].data.get("_disabled") else target
+
+    def _resolve(self, intent: Intent) -> tuple[App, str] | None:
         if intent.component is not None:
             app = self.apps.get(intent.component[0])
             cls = intent.component[1]
@@ -110,6 +139,7 @@ class ActivityManager:
             if target is None:
                 return "not-found"
             app, cls = target
+            self._system_log("ActivityTaskManager", f"START u0 {{{intent.short()}}} from uid {SHELL_UID}")
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
@@ -143,6 +173,10 @@ class ActivityManager:
         """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
         with self._lock:
             self._tasks = [t for t in self._tasks if t[0].app.package != package]
+            if self.processes.kill(package) is not None:
+                uid = self.processes.uid(package)
+                message = f"Force stopping {package} appid={uid} user=0: from pid {SHELL_UID}"
+                self._system_log("ActivityManager", message)
             if not self._tasks or package == self.home[0]:
                 self.go_home()
             self._on_change()
@@ -158,4 +192,19 @@ class ActivityManager:
             return True
 
     def _create(self, app: App, cls: str, intent: Intent) -> Activity:
-        return app.activities[cls](self.context, app, cls, intent)
+        pid, started = self.processes.start(app.package)
+        component = short_component(app.package, cls)
+        if started:
+            uid = self.processes.uid(app.package)
+            message = f"Start proc {pid}:{app.package}/u0a{uid - 10000} for next-top-activity {{{component}}}"
+            self._system_log("ActivityManager", message)
+        activity = app.activities[cls](self.context, app, cls, intent)
+        token = id(activity) & 0x7FFFFFF
+        self.log.write("wm_on_create_called", f"[{token},{cls},performCreate,0]", buffer="events", pid=pid)
+        self.log.write("wm_on_resume_called", f"[{token},{cls},RESUME_ACTIVITY,0]", buffer="events", pid=pid)
+        user = " for user 0" if self.sdk >= 34 else ""
+        self._system_log("ActivityTaskManager", f"Displayed {component}{user}: +{180 + len(cls) * 3}ms")
+        return activity
+
+    def _system_log(self, tag: str, message: str) -> None:
+        self.log.write(tag, message, buffer="system", pid=SYSTEM_SERVER)

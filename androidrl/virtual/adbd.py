@@ -37,10 +37,12 @@ import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
+import numpy as np
+
 from androidrl.virtual.adb_auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator, PublicKey
 from androidrl.virtual.fs import FileStat
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
-from androidrl.virtual.shell import ShellResult
+from androidrl.virtual.shell import Shell, ShellResult, Stdin
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +52,9 @@ A_OPEN = 0x4E45504F
 A_OKAY = 0x59414B4F
 A_CLSE = 0x45534C43
 A_WRTE = 0x45545257
-A_VERSION = 0x01000001  # the version from which checksums may be 0
+A_VERSION_MIN = 0x01000000  # the oldest protocol version (payload checksums required)
+A_VERSION_SKIP_CHECKSUM = 0x01000001  # from this version on, checksums may be 0
+A_VERSION = 0x01000001  # ours; a connection speaks min(host's, ours)
 MAX_PAYLOAD = 1024 * 1024  # adb 29's own maximum; bigger packets make the host drop the device
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir", "abb_exec")
 
@@ -101,6 +105,7 @@ class _Stream:
         self.remote_id = remote_id
         self.cancel = threading.Event()  # set when the host goes away: stops running commands
         self.closed = False
+        self.closed_by_us = False  # our CLSE went out
         self.task: asyncio.Task[None] | None = None
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._buffer = bytearray()
@@ -186,6 +191,8 @@ class _Stream:
         if not self.closed:
             self.closed = True
             self.cancel.set()
+        if not self.closed_by_us:
+            self.closed_by_us = True
             self.conn.send(A_CLSE, self.local_id, self.remote_id)
             self.conn.forget(self)
 
@@ -207,6 +214,8 @@ class _Connection:
         self._closed = False
         self._auth = Authenticator(server.auth_keys) if server.auth_keys else None
         self._host_max_payload = MAX_PAYLOAD
+        # Until the host's CNXN says otherwise, the oldest version: checksums on (as AOSP's transport starts)
+        self.version = A_VERSION_MIN
 
     async def run(self) -> None:
         """Read and dispatch packets until the connection ends."""
@@ -243,7 +252,8 @@ class _Connection:
         """Queue one packet (dropped silently once the connection is closed)."""
         if self._closed:
             return
-        header = _HEADER.pack(command, arg0, arg1, len(data), 0, command ^ 0xFFFFFFFF)
+        checksum = _checksum(data) if self.version < A_VERSION_SKIP_CHECKSUM and data else 0
+        header = _HEADER.pack(command, arg0, arg1, len(data), checksum, command ^ 0xFFFFFFFF)
         self._writer.write(header)
         if data:
             self._writer.write(data)
@@ -266,7 +276,7 @@ class _Connection:
             self.server.drop_connections()
             return
         if command == A_CNXN:
-            self._on_connect(arg1, data)
+            self._on_connect(arg0, arg1, data)
         elif command == A_AUTH and self._auth is not None and not self._connected:
             self._on_auth(arg0, data)
         elif not self._connected:
@@ -281,17 +291,21 @@ class _Connection:
                 stream.on_okay()
             elif command == A_WRTE:
                 stream.on_data(data)
-            else:
+            else:  # the host closed a live stream: stop its service and answer with our CLSE, as adbd does
                 self.forget(stream)
                 stream.on_close()
+                if not stream.closed_by_us:
+                    stream.closed_by_us = True
+                    self.send(A_CLSE, stream.local_id, stream.remote_id)
         else:
             logger.debug("adbd %s: ignoring packet %#010x", self.server.serial, command)
 
-    def _on_connect(self, host_max_payload: int, banner: bytes) -> None:
+    def _on_connect(self, host_version: int, host_max_payload: int, banner: bytes) -> None:
         logger.debug("adbd %s: host connected: %r", self.server.serial, banner[:200])
         self._close_streams()  # a new CNXN restarts the session
         self._connected = False
         self._host_max_payload = host_max_payload
+        self.version = max(A_VERSION_MIN, min(host_version, A_VERSION))
         if self._auth is not None:  # a secure phone: prove who you are first
             self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
             return
@@ -300,7 +314,7 @@ class _Connection:
     def _accept(self) -> None:
         self.max_payload = max(256, min(self._host_max_payload, MAX_PAYLOAD))  # 0 from a broken host would stall
         self._connected = True
-        self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, self.server.banner().encode())
+        self.send(A_CNXN, A_VERSION, self.max_payload, self.server.banner().encode())
 
     def _on_auth(self, kind: int, data: bytes) -> None:
         if kind == AUTH_SIGNATURE:
@@ -365,10 +379,59 @@ def _route(server: AdbdServer, name: str) -> Service | None:
 
 
 async def _exec_service(server: AdbdServer, stream: _Stream, arg: str) -> None:
-    """``exec:CMD``: the command's raw stdout, then its stderr, without any framing."""
-    result = await server.run_shell(arg, cancel=stream.cancel)
-    await stream.write(result.stdout)  # two writes: no 10 MB concatenation for a screenshot
-    await stream.write(result.stderr)
+    """``exec:CMD`` (``adb exec-out``, ``exec-in``): raw output as produced, stdin until the host closes.
+
+    Like adbd's raw subprocess: stdout and stderr share the stream, and the host's data is the
+    command's stdin (``adb exec-in 'cat > f' < file`` sends it, then closes the stream).
+    """
+    stdin = Stdin()
+    feeder = asyncio.create_task(_feed(stdin, _raw_input(stream)))
+    try:
+        await _run_streaming(server, arg, stdin, stream.cancel, lambda fd, data: stream.write(data))
+    finally:
+        feeder.cancel()
+
+
+async def _raw_input(stream: _Stream) -> AsyncIterator[bytes]:
+    while (data := await stream.read()) is not None:
+        yield data
+
+
+async def _feed(stdin: Stdin, source: AsyncIterator[bytes]) -> None:
+    """The client's input into ``stdin``, closing it when the client does."""
+    try:
+        async for data in source:
+            stdin.feed(data)
+    except _StreamClosed:
+        pass
+    finally:
+        stdin.close()
+
+
+async def _run_streaming(
+    server: AdbdServer,
+    command: str,
+    stdin: bytes | Stdin,
+    cancel: threading.Event,
+    emit: Callable[[int, bytes], Awaitable[None]],
+    session: Shell | None = None,
+) -> int:
+    """Run ``command``, handing its output to ``emit(fd, data)`` as it is produced, in order; its exit status."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
+
+    def sink(fd: int, data: bytes) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
+
+    job = asyncio.ensure_future(server.run_shell(command, stdin, cancel, sink=sink, session=session))
+    job.add_done_callback(lambda _: queue.put_nowait(None))  # after every chunk: those were queued first
+    try:
+        while (item := await queue.get()) is not None:
+            await emit(*item)
+    except BaseException:
+        cancel.set()  # the client went away: stop the command too
+        raise
+    return (await job).exit_code
 
 
 class _ShellChannel:
@@ -389,6 +452,10 @@ class _ShellChannel:
         frames = [_SHELL_HEADER.pack(kind, len(data)) + data for kind, data in outputs if data]
         if frames:
             await self.stream.write(b"".join(frames))
+
+    async def emit_fd(self, fd: int, data: bytes) -> None:
+        """Output of one descriptor (1 stdout, 2 stderr)."""
+        await (self.emit(data) if fd == 1 else self.emit(b"", data))
 
     async def exit(self, code: int) -> None:
         if self.framed:
@@ -452,11 +519,15 @@ async def _shell_service(server: AdbdServer, options: list[str], command: str, s
     pty = "pty" in options or (not command and "raw" not in options)
     channel = _ShellChannel(stream, framed="v2" in options, pty=pty)
     if command:
-        # stdin is not forwarded: clients such as adbutils never close it, so waiting
-        # for it would hang them; the command runs at once, as with `adb shell -n`
-        result = await server.run_shell(command, cancel=stream.cancel)
-        await channel.emit(result.stdout, result.stderr)
-        await channel.exit(result.exit_code)
+        # stdin is forwarded as it comes; only commands that read it wait for it to close
+        # (clients such as adbutils never close it, and their commands do not read it)
+        stdin = Stdin()
+        feeder = asyncio.create_task(_feed(stdin, channel.stdin()))
+        try:
+            code = await _run_streaming(server, command, stdin, stream.cancel, channel.emit_fd)
+        finally:
+            feeder.cancel()
+        await channel.exit(code)
     else:
         await channel.exit(await _interactive_shell(server, channel))
 
@@ -464,18 +535,23 @@ async def _shell_service(server: AdbdServer, options: list[str], command: str, s
 async def _interactive_shell(server: AdbdServer, channel: _ShellChannel) -> int:
     """Run stdin line by line as it arrives; return the exit status of the session.
 
-    Each line runs as its own ``sh -c`` (``cd`` and variables do not carry over); a line
+    The lines run in one shell, as in a terminal (``cd`` and variables carry over); a line
     that is just ``exit [N]`` ends the session, as does the end of stdin.
     """
-    prompt = f"{_banner_value(server.phone.getprop('ro.product.device'))}:/ $ ".encode() if channel.pty else b""
+    device = _banner_value(server.phone.getprop("ro.product.device"))
     reader, status = _LineReader(channel.pty), 0
+    session = server.phone.open_shell(channel.stream.cancel)
+
+    def prompt() -> bytes:
+        if not channel.pty:
+            return b""
+        return f"{device}:{session.cwd} $ ".encode()  # mksh's PS1 on Android: ${HOSTNAME}:${PWD} $
 
     async def run(line: bytes) -> int:
-        result = await server.run_shell(line.decode("utf-8", "replace"), cancel=channel.stream.cancel)
-        await channel.emit(result.stdout, result.stderr)
-        return result.exit_code
+        command = line.decode("utf-8", "replace")
+        return await _run_streaming(server, command, b"", channel.stream.cancel, channel.emit_fd, session)
 
-    await channel.emit(prompt)
+    await channel.emit(prompt())
     async for data in channel.stdin():
         echo, lines = reader.feed(data)
         await channel.emit(echo)
@@ -487,7 +563,7 @@ async def _interactive_shell(server: AdbdServer, channel: _ShellChannel) -> int:
                 return int(exit_request[1]) & 0xFF if exit_request[1] else status
             if line.strip():
                 status = await run(line)
-            await channel.emit(prompt)
+            await channel.emit(prompt())
     if reader.line.strip():  # a last line without a newline still runs, as in sh
         status = await run(bytes(reader.line))
     return status
@@ -519,13 +595,28 @@ async def _reboot_service(server: AdbdServer, stream: _Stream, arg: str) -> None
 
 
 async def _root_service(server: AdbdServer, stream: _Stream, arg: str) -> None:
-    """``root:``: the virtual phone's shell only runs as the shell user."""
-    await stream.write(b"adbd cannot run as root in production builds\n")
+    """``root:``: as adbd, by build type: refused on ``user`` builds, else adbd restarts as root."""
+    await _switch_root(server, stream, True)
 
 
 async def _unroot_service(server: AdbdServer, stream: _Stream, arg: str) -> None:
-    """``unroot:``: nothing to do, adbd never runs as root here."""
-    await stream.write(b"adbd not running as root\n")
+    """``unroot:``: adbd restarts as the shell user."""
+    await _switch_root(server, stream, False)
+
+
+async def _switch_root(server: AdbdServer, stream: _Stream, root: bool) -> None:
+    phone = server.phone
+    if root and phone.getprop("ro.build.type") == "user":
+        await stream.write(b"adbd cannot run as root in production builds\n")
+        return
+    if phone.root == root:
+        await stream.write(b"adbd is already running as root\n" if root else b"adbd not running as root\n")
+        return
+    await stream.write(b"restarting adbd as root\n" if root else b"restarting adbd as non root\n")
+    await stream.wait_writable()
+    phone.root = root
+    # adbd restarts: every connection drops, and the host reconnects
+    asyncio.get_running_loop().call_later(0.05, server.drop_connections)
 
 
 # ---------------------------------------------------------------------------- sync
@@ -662,6 +753,11 @@ def _stat_v2_fields(st: FileStat | None) -> tuple[int, ...]:
     return 0, 0, st.mode, 1, 0, 0, st.size, st.mtime, st.mtime, st.mtime
 
 
+def _checksum(data: bytes | memoryview) -> int:
+    """The sum of the payload's bytes, as peers older than A_VERSION_SKIP_CHECKSUM check it."""
+    return int(np.frombuffer(data, dtype=np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF
+
+
 def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> None:
     if future.done():  # (the awaiting coroutine was cancelled)
         return
@@ -786,8 +882,17 @@ class AdbdServer:
         for conn in list(self._connections):
             conn.abort()
 
-    async def run_shell(self, command: str, stdin: bytes = b"", cancel: threading.Event | None = None) -> ShellResult:
+    async def run_shell(
+        self,
+        command: str,
+        stdin: bytes | Stdin = b"",
+        cancel: threading.Event | None = None,
+        sink: Callable[[int, bytes], None] | None = None,
+        session: Shell | None = None,
+    ) -> ShellResult:
         """Run a command line on the phone in a thread of its own (commands may block, e.g. ``sleep``).
+
+        With ``sink``, the output goes to it as produced (see :meth:`VirtualPhone.shell`).
 
         A thread each, not a fixed pool: forty clients sleeping never hold up a forty-first's ``echo``.
 
@@ -802,7 +907,7 @@ class AdbdServer:
 
         def work() -> None:
             try:
-                result = self.phone.shell(command, stdin, cancel)
+                result = self.phone.shell(command, stdin, cancel, sink=sink, session=session)
             except BaseException as exc:  # noqa: BLE001 (handed to the awaiting coroutine)
                 loop.call_soon_threadsafe(_settle, done, None, exc)
             else:
@@ -886,7 +991,7 @@ class AdbdThread:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._servers: list[AdbdServer] = []
+        self._servers: list[Any] = []
         self._lock = threading.Lock()
 
     def serve(self, phone: VirtualPhone, port: int = 0, host: str = "127.0.0.1", **options: Any) -> AdbdServer:
@@ -901,7 +1006,10 @@ class AdbdThread:
         Raises:
             OSError: The port cannot be bound.
         """
-        server = AdbdServer(phone, port, host, **options)
+        return self.run(AdbdServer(phone, port, host, **options))
+
+    def run(self, server: _T) -> _T:
+        """Start any server with async ``start()``/``stop()`` on this thread's loop (an emulator console...)."""
         self._call(server.start())
         with self._lock:
             self._servers.append(server)

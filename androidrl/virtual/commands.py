@@ -17,10 +17,11 @@ import zlib
 
 from androidrl.keycodes import KEYCODE_ENTER, keycode_from_string
 from androidrl.virtual.activity import App
+from androidrl.virtual.apk import apk_package
 from androidrl.virtual.core import PhoneCore
 from androidrl.virtual.intent import Intent, short_component
 from androidrl.virtual.settings_db import NAMESPACES
-from androidrl.virtual.shell import Command, Shell, ShellExit
+from androidrl.virtual.shell import Command, Shell, ShellExit, read_stdin
 
 Result = tuple[bytes, bytes, int]
 #: Every command of the phone's shell by name; :class:`~androidrl.virtual.phone.VirtualPhone` gives it to its shells.
@@ -182,6 +183,10 @@ def _cd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("id")
 def _id(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    if sh.phone.root:
+        return ok(
+            "uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw) context=u:r:su:s0\n"
+        )
     return ok(
         "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),"
         "1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats)"
@@ -191,7 +196,7 @@ def _id(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("whoami")
 def _whoami(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    return ok("shell\n")
+    return ok("root\n" if sh.phone.root else "shell\n")
 
 
 @command("uname")
@@ -220,7 +225,7 @@ def _file_error(tool: str, path: str, exc: OSError) -> str:
 def _cat(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     paths = [a for a in argv[1:] if a != "-"] if len(argv) > 1 else []
     if not paths:
-        return stdin, b"", 0
+        return read_stdin(sh, stdin), b"", 0
     out, err, code = bytearray(), bytearray(), 0
     for path in paths:
         try:
@@ -344,7 +349,7 @@ def _cp(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 def _input_lines(sh: Shell, files: list[str], stdin: bytes, tool: str) -> tuple[list[tuple[str, bytes]], list[str]]:
     if not files:
-        return [("", stdin)], []
+        return [("", read_stdin(sh, stdin))], []
     sources, errors = [], []
     for path in files:
         try:
@@ -895,7 +900,24 @@ def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
         return ok(f"Broadcasting: {intent}\nBroadcast completed: result=0\n")
     if sub == "get-current-user":
         return ok("0\n")
+    if sub == "stack" and int(phone.getprop("ro.build.version.sdk") or 34) <= 30 and rest[:1] == ["list"]:
+        return ok(_stack_list(phone))  # Android 11 and before (android_env reads it)
     return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _stack_list(phone: PhoneCore) -> str:
+    """``am stack list`` (Android 10/11): each task, front first, with its top activity."""
+    w, h = phone.size
+    lines = []
+    for index, task in enumerate(reversed(phone.activity_stack())):
+        task_id = 10 + len(phone.activity_stack()) - index
+        package, cls = task[-1].split("/", 1)
+        lines.append(f"Stack id={task_id} bounds=[0,0][{w},{h}] displayId=0 userId=0")
+        lines.append(
+            f"  taskId={task_id}: {short_component(package, cls)} bounds=[0,0][{w},{h}] userId=0 "
+            f"visible={str(index == 0).lower()} topActivity=ComponentInfo{{{package}/{cls}}}"
+        )
+    return "\n".join(lines) + "\n"
 
 
 # ----------------------------------------------------------------------------- packages
@@ -903,10 +925,14 @@ def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
 
 @command("pm")
 def _pm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    return _package_command(sh.phone, argv[1:])
+    return _package_command(sh, argv[1:], stdin)
 
 
-def _package_command(phone: PhoneCore, args: list[str]) -> Result:
+_PM_FRAME = "com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:232)"
+
+
+def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    phone = sh.phone
     if not args:
         return ok(
             "Package manager (package) commands:\n  help\n    Print this help text.\n"
@@ -924,7 +950,7 @@ def _package_command(phone: PhoneCore, args: list[str]) -> Result:
                 continue
             if needle in app.package:
                 prefix = f"{_apk_path(app)}=" if "-f" in flags else ""
-                uid = f" uid:{10000 + list(phone.apps).index(app.package)}" if "-U" in flags else ""
+                uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
                 lines.append(f"package:{prefix}{app.package}{uid}\n")
         return ok("".join(lines))
     if sub == "path":
@@ -936,9 +962,75 @@ def _package_command(phone: PhoneCore, args: list[str]) -> Result:
         if not names:
             return fail("Error: no package specified\n")
         return ok("Success\n") if phone.clear_data(names[-1]) else fail("Failed\n")
-    if sub == "install":
+    if sub in ("install", "install-streamed"):
+        return _install(sh, rest, stdin)
+    names = [a for a in rest if not a.startswith("-")]
+    if sub == "uninstall":
+        if "--user" in rest:
+            names = names[1:]
+        app = phone.apps.get(names[-1]) if names else None
+        if app is None or app.system and "--user" not in rest:
+            return fail("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+        phone.uninstall(app.package)
         return ok("Success\n")
+    try:
+        if sub in ("grant", "revoke"):
+            if len(names) < 2:
+                raise JavaException("java.lang.IllegalArgumentException", "Error: no permission specified", _PM_FRAME)
+            app = _known_package(phone, names[0])
+            granted = app.data.setdefault("_granted", set())
+            if not names[1].startswith("android.permission."):
+                raise JavaException("java.lang.IllegalArgumentException", f"Unknown permission: {names[1]}", _PM_FRAME)
+            (granted.add if sub == "grant" else granted.discard)(names[1])
+            return ok()
+        if sub in ("disable-user", "disable", "enable", "default-state"):
+            if "--user" in rest:
+                names = names[1:]
+            app = _known_package(phone, names[-1] if names else "")
+            app.data["_disabled"] = sub.startswith("disable")
+            if app.data["_disabled"]:
+                phone.force_stop(app.package)
+            state = "disabled-user" if sub == "disable-user" else "disabled" if sub == "disable" else "enabled"
+            return ok(f"Package {app.package} new state: {state}\n")
+    except JavaException as exc:
+        return java_exception_result(sub, exc)
     return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _known_package(phone: PhoneCore, package: str) -> App:
+    app = phone.apps.get(package)
+    if app is None:
+        raise JavaException("java.lang.IllegalArgumentException", f"Unknown package: {package}", _PM_FRAME)
+    return app
+
+
+def _install(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """``pm install [-r] [-g] [-S SIZE] [PATH]``: the APK from a device file, or stdin (``adb install``)."""
+    paths = [
+        a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] not in ("-S", "--user", "-i"))
+    ]
+    if paths:
+        try:
+            data = sh.phone.fs.read(sh.path(paths[-1]))
+        except OSError:
+            return fail(f"Error: Can't open file: {paths[-1]}\nException occurred while executing 'install':\n", 1)
+    else:
+        data = read_stdin(sh, stdin)
+    session = f"vmdl{zlib.crc32(data) % 2_000_000_000}.tmp"
+    package = apk_package(data)
+    if package is None:
+        where = f"/data/app/{session}/base.apk"
+        return fail(
+            f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: {where} "
+            f"(at Binary XML file line #-1): Failed to load asset path {where}]\n"
+        )
+    existing = sh.phone.apps.get(package)
+    if existing is not None and "-r" not in args and existing.system:
+        return fail(
+            f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without first uninstalling.]\n"
+        )
+    sh.phone.install_package(package)
+    return ok("Success\n")
 
 
 def _apk_path(app: App) -> str:
@@ -995,6 +1087,10 @@ def _hash(text: str) -> str:
     return f"{zlib.crc32(text.encode()) & 0xFFFFFFF:x}"
 
 
+def _sdk(phone: PhoneCore) -> int:
+    return int(phone.getprop("ro.build.version.sdk") or 34)
+
+
 @command("dumpsys")
 def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     phone = sh.phone
@@ -1003,24 +1099,18 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     short = short_component(package, cls)
     task_id = 10 + len(phone.activity_stack())
     record = f"ActivityRecord{{{_hash(short)} u0 {short} t{task_id}}}"
+    pid = phone.processes.pid(package) or 0
     if service == "window":
+        window = f"Window{{{_hash(package + cls)} u0 {package}/{cls}}}"
         return ok(
             "WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
-            f"  Window #0 Window{{{_hash(package + cls)} u0 {package}/{cls}}}:\n"
-            f"    mDisplayId=0 rootTaskId={task_id} mSession=Session{{1a2b3c4 1234:u0a10000}}\n"
-            f"  mCurrentFocus=Window{{{_hash(package + cls)} u0 {package}/{cls}}}\n"
+            f"  Window #0 {window}:\n"
+            f"    mDisplayId=0 rootTaskId={task_id} mSession=Session{{{_hash(package)} {pid}:u0a10000}}\n"
+            f"  mCurrentFocus={window}\n"
             f"  mFocusedApp={record}\n"
         )
     if service == "activity":
-        section = argv[2] if len(argv) > 2 else "activities"
-        if section == "top":
-            return ok(f"TASK {task_id}:{package} id={task_id} userId=0\n  ACTIVITY {short} {_hash(short)} pid=1234\n")
-        return ok(
-            "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
-            f"  mResumedActivity: {record}\n"
-            f"  ResumedActivity: {record}\n"
-            f"  mFocusedApp={record}\n"
-        )
+        return ok(_dumpsys_activity(phone, argv[2] if len(argv) > 2 else "activities", record, task_id, pid))
     if service == "display":
         w, h = phone.size
         viewport = (
@@ -1036,14 +1126,68 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         )
     if service == "power":
         return ok("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n  mHoldingDisplaySuspendBlocker=true\n")
-    if service == "package" and len(argv) > 2 and argv[2] in phone.apps:
+    if service == "battery":  # BatteryService.dumpInternal
         return ok(
-            f"Packages:\n  Package [{argv[2]}] ({_hash(argv[2])}):\n    versionCode=1 minSdk=29 "
-            "targetSdk=34\n    versionName=1.0\n    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]\n"
+            "Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
+            "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
+            "  Charge counter: 4000000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n"
+            "  scale: 100\n  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n"
+        )
+    if service == "input":  # InputManagerService.dump (its first sections)
+        w, h = phone.size
+        return ok(
+            "INPUT MANAGER (dumpsys input)\n\nInput Manager Service (Java) State:\n  Interactive: true\n\n"
+            "Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n"
+            "    -1: Virtual\n      Classes: KEYBOARD | ALPHAKEY\n      Path: <virtual>\n"
+            "    1: virtio_input_multi_touch_1\n      Classes: TOUCH | TOUCH_MT\n"
+            "      Path: /dev/input/event1\n\nInput Reader State (Nums of device: 2):\n"
+            "  Device 1: virtio_input_multi_touch_1\n    Sources: TOUCHSCREEN\n"
+            f"    Touch Input Mapper (mode - DIRECT):\n      Viewport INTERNAL: displayId=0, orientation=0, "
+            f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n      SurfaceOrientation: 0\n"
+        )
+    if service == "package" and len(argv) > 2 and argv[2] in phone.apps:
+        app = phone.apps[argv[2]]
+        granted = sorted(app.data.get("_granted", ()))
+        permissions = "".join(f"      {p}: granted=true\n" for p in granted)
+        return ok(
+            f"Packages:\n  Package [{argv[2]}] ({_hash(argv[2])}):\n    userId={phone.processes.uid(argv[2])}\n"
+            "    versionCode=1 minSdk=29 targetSdk=34\n    versionName=1.0\n"
+            "    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]\n"
+            f"    User 0: ceDataInode=0 installed=true hidden=false suspended=false stopped=false "
+            f"notLaunched=false enabled={0 if app.data.get('_disabled') else 1}\n"
+            f"    runtime permissions:\n{permissions}"
         )
     if not service:
-        return ok("Currently running services:\n  activity\n  display\n  package\n  power\n  window\n")
+        return ok(
+            "Currently running services:\n  activity\n  battery\n  display\n  input\n  package\n  power\n  window\n"
+        )
     return fail(f"Can't find service: {service}\n", 0)
+
+
+def _dumpsys_activity(phone: PhoneCore, section: str, record: str, task_id: int, pid: int) -> str:
+    """``dumpsys activity activities|top|processes`` as the phone's Android release prints it."""
+    package, cls = phone.foreground()
+    short = short_component(package, cls)
+    if section == "top":
+        return f"TASK {task_id}:{package} id={task_id} userId=0\n  ACTIVITY {short} {_hash(short)} pid={pid}\n"
+    if section == "processes":
+        lines = ["ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)"]
+        for p in phone.processes.table():
+            if p.uid:
+                lines.append(f"  *APP* UID {p.uid} ProcessRecord{{{_hash(p.name)} {p.pid}:{p.name}/{p.user}}}")
+        return "\n".join(lines) + "\n"
+    head = "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n"
+    uid = phone.processes.uid(package)
+    task = f"  * Task{{{_hash(str(task_id))} #{task_id} type=standard A={uid}:{package} U=0 visible=true}}\n"
+    if _sdk(phone) >= 33:  # Android 13 and 14: the task's top resumed activity, then the global one
+        return (
+            head + task + f"    topResumedActivity={record}\n    * Hist  #0: {record}\n\n"
+            f"  ResumedActivity: {record}\n  mFocusedApp={record}\n"
+        )
+    return (  # up to Android 12
+        head + task + f"    * Hist #0: {record}\n\n  mResumedActivity: {record}\n"
+        f"  ResumedActivity: {record}\n  mFocusedApp={record}\n"
+    )
 
 
 @command("svc")
@@ -1085,7 +1229,7 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     routes = {"activity": "am", "package": None, "settings": "settings", "input": "input", "window": "wm"}
     if service in routes:
         if service == "package":
-            return _package_command(phone, rest)
+            return _package_command(sh, rest, stdin)
         name = routes[service]
         return COMMANDS[name](sh, [name, *rest], stdin)
     if service == "connectivity" and rest[:1] == ["airplane-mode"]:

@@ -13,8 +13,9 @@ and the caller's thread can use the same phone.
 
 from __future__ import annotations
 
+import copy
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -24,8 +25,10 @@ from androidrl.virtual.display import Display
 from androidrl.virtual.fs import VirtualFileSystem
 from androidrl.virtual.input import InputDispatcher
 from androidrl.virtual.intent import Intent
+from androidrl.virtual.logcat import LogBuffer
 from androidrl.virtual.metrics import DisplayMetrics
 from androidrl.virtual.power import Power
+from androidrl.virtual.processes import SYSTEM_SERVER, Processes
 from androidrl.virtual.props import system_properties
 from androidrl.virtual.radios import Radios
 from androidrl.virtual.settings_db import SettingsStore
@@ -46,6 +49,7 @@ class PhoneCore:
         model: ``ro.product.model``.
         sdk: ``ro.build.version.sdk``; below 29 ``screencap`` writes the 12-byte raw header.
         boot_seconds: How long ``reboot`` keeps the phone offline.
+        app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
 
     Attributes:
         lock: The re-entrant lock every part holds while it changes or reads shared state.
@@ -59,6 +63,8 @@ class PhoneCore:
         display: The screen: frames, ``screencap`` bytes, UI XML.
         input: Input dispatch (touches and keys).
         power: Online, rebooting or off.
+        log: The log buffers (``logcat``).
+        processes: The process table (``ps``, ``pidof``).
     """
 
     def __init__(
@@ -74,15 +80,22 @@ class PhoneCore:
         model: str = "androidrl Virtual Phone",
         sdk: int = 34,
         boot_seconds: float = 1.0,
+        app_from_apk: Callable[[str], App] | None = None,
     ) -> None:
         self.lock = threading.RLock()
+        self._app_from_apk = app_from_apk
+        #: The adb shell runs as root (``adb root`` on a userdebug build).
+        self.root = False
+        self._snapshots: dict[str, dict] = {}
         # Parts below the display report changes through `invalidate`, which reaches the
         # display built after them; nothing calls it before the first boot at the end.
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
-        self.props = system_properties(serial, model, sdk)
+        self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
         self.fs = VirtualFileSystem()
-        self.radios = Radios(self.settings)
+        self.log = LogBuffer()
+        self.processes = Processes()
+        self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
         self._rng = np.random.default_rng(seed)
         context = Context(
@@ -94,13 +107,88 @@ class PhoneCore:
             finish_activity=self.finish_activity,
             invalidate=self.invalidate,
             next_seed=self.next_seed,
+            log=self.app_log,
         )
-        self.activities = ActivityManager(self.apps, home, context, lock=self.lock, on_change=self.invalidate)
+        self.activities = ActivityManager(
+            self.apps,
+            home,
+            context,
+            lock=self.lock,
+            on_change=self.invalidate,
+            processes=self.processes,
+            log=self.log,
+            sdk=sdk,
+        )
         bars = SystemBars(self.metrics, self.radios, inject_key=self.press_key)
         self.display = Display(self.metrics, self.activities, bars, self.props, lock=self.lock)
         self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
         self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
         self._boot()
+
+    def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
+        """An app writes to the log (``Log.i(tag, message)``) from its own process."""
+        self.log.write(tag, message, priority, pid=self.processes.pid(package) or 0)
+
+    def _radio_log(self, tag: str, message: str) -> None:
+        self.log.write(tag, message, buffer="main", pid=SYSTEM_SERVER)
+
+    # ------------------------------------------------------------------ snapshots
+
+    #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
+    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes")
+
+    def save_snapshot(self, name: str) -> None:
+        """Keep the whole phone as it is — settings, files, screen size, apps, their data and activities — as ``name``.
+
+        Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
+        """
+        with self.lock:
+            self._snapshots[name] = copy.deepcopy(self._state(), self._shared())
+
+    def load_snapshot(self, name: str) -> None:
+        """Put the phone back as it was when ``name`` was saved (it can be loaded again and again).
+
+        Raises:
+            KeyError: No snapshot of that name.
+        """
+        with self.lock:
+            if name not in self._snapshots:
+                raise KeyError(f"no snapshot named {name!r}")
+            state = copy.deepcopy(self._snapshots[name], self._shared())
+            for part, values in state["parts"].items():
+                vars(getattr(self, part)).clear()
+                vars(getattr(self, part)).update(values)
+            self.apps.clear()
+            self.apps.update(state["apps"])
+            self.activities.restore(state["tasks"])
+            self.props.clear()
+            self.props.update(state["props"])
+            self.root, self._rng = state["root"], state["rng"]
+            self.invalidate()
+
+    def snapshot_names(self) -> list[str]:
+        """The saved snapshots, oldest first."""
+        return list(self._snapshots)
+
+    def delete_snapshot(self, name: str) -> bool:
+        """Forget ``name``; whether it existed."""
+        return self._snapshots.pop(name, None) is not None
+
+    def _state(self) -> dict:
+        return {
+            "parts": {part: vars(getattr(self, part)) for part in self._SNAPSHOT_PARTS},
+            "apps": self.apps,
+            "tasks": self.activities.tasks,
+            "props": self.props,
+            "root": self.root,
+            "rng": self._rng,
+        }
+
+    def _shared(self) -> dict[int, object]:
+        """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
+        keep = (self, self.lock, self.activities, self.display, self.input, self.power, self.log, self.radios)
+        keep += (self.activities.context,)
+        return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
         """What a boot resets: the running activities (data, settings and files survive)."""
@@ -245,6 +333,26 @@ class PhoneCore:
     def clear_data(self, package: str) -> bool:
         """``pm clear``: stop the app and wipe its data. False for an unknown package."""
         return self.activities.clear_data(package)
+
+    def install_package(self, package: str) -> None:
+        """Install (or update) the package an APK declares.
+
+        Raises:
+            RuntimeError: The phone was made without ``app_from_apk``.
+        """
+        if self._app_from_apk is None:
+            raise RuntimeError("this phone cannot install APKs (no app_from_apk)")
+        with self.lock:
+            self.activities.force_stop(package)
+            self.apps[package] = self._app_from_apk(package)
+            self.invalidate()
+
+    def uninstall(self, package: str) -> None:
+        """Remove ``package``: its tasks, process and data go."""
+        with self.lock:
+            self.activities.force_stop(package)
+            self.apps.pop(package, None)
+            self.invalidate()
 
     # ------------------------------------------------------------------ input
 

@@ -127,9 +127,10 @@ class Display:
         key = (id(frame), png)
         if self._screencap_cache is not None and self._screencap_cache[0] == key:
             return self._screencap_cache[1]
-        if png:  # zlib's default level, as Android's encoder uses
+        if png:  # RGBA, as Android writes it, at zlib's default level, as Android's encoder uses
             buf = io.BytesIO()
-            Image.fromarray(frame).save(buf, format="PNG")
+            height, width = frame.shape[:2]
+            Image.frombuffer("RGBA", (width, height), self._rgba_of(frame), "raw", "RGBA", 0, 1).save(buf, format="PNG")
             data = buf.getvalue()
         else:
             height, width = frame.shape[:2]

@@ -24,6 +24,10 @@ class Intent:
 
     def __str__(self) -> str:
         """Android's ``Intent.toString()``: ``Intent { act=... cat=[...] cmp=pkg/.Cls }``."""
+        return "Intent { " + self.short() + " }"
+
+    def short(self) -> str:
+        """The fields as ``toShortString`` writes them (``act=... cmp=pkg/.Cls``), as in the log's START lines."""
         parts = []
         if self.action:
             parts.append(f"act={self.action}")
@@ -39,7 +43,7 @@ class Intent:
             parts.append(f"cmp={short_component(*self.component)}")
         if self.extras:
             parts.append("(has extras)")
-        return "Intent { " + " ".join(parts) + " }"
+        return " ".join(parts)
 
     def extra_int(self, key: str, default: int | None = None) -> int | None:
         """An integer extra (``--ei``), or ``default``."""

@@ -14,16 +14,23 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 
 from androidrl.virtual.apps import default_apps
 from androidrl.virtual.apps.launcher import LAUNCHER
 from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
+from androidrl.virtual.apps.placeholder import installed_app
 from androidrl.virtual.commands import COMMANDS
 from androidrl.virtual.core import PhoneCore
 from androidrl.virtual.power import PhoneOfflineError
-from androidrl.virtual.shell import Shell, ShellResult
+from androidrl.virtual.shell import Shell, ShellResult, Stdin
+from androidrl.virtual.system_tools import TOOLS
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
+
+
+#: Every command of the phone's shell.
+SHELL_COMMANDS = {**COMMANDS, **TOOLS}
 
 
 class VirtualPhone(PhoneCore):
@@ -71,6 +78,7 @@ class VirtualPhone(PhoneCore):
             density,
             apps=default_apps(),
             home=(LAUNCHER_PACKAGE, LAUNCHER),
+            app_from_apk=installed_app,
             seed=seed,
             serial=serial,
             model=model,
@@ -82,21 +90,36 @@ class VirtualPhone(PhoneCore):
     def shell(
         self,
         command: str,
-        stdin: bytes = b"",
+        stdin: bytes | Stdin = b"",
         cancel: threading.Event | None = None,
         deadline: float | None = None,
+        sink: Callable[[int, bytes], None] | None = None,
+        session: Shell | None = None,
     ) -> ShellResult:
         """Run a command line as ``adb shell`` does: stdout, stderr and exit status.
 
         Args:
             command: The command line, in the syntax of Android's ``sh``.
-            stdin: Bytes fed to the first command's standard input.
+            stdin: Bytes fed to the first command's standard input, or a client's :class:`Stdin`.
             cancel: Set it to interrupt a running command (e.g. a client that went away).
             deadline: ``time.monotonic()`` after which waiting commands (``sleep``) give up.
+            sink: ``sink(fd, data)`` gets the output as it is produced (the result's is then empty).
+            session: A shell from :meth:`open_shell` to run in (its directory and variables carry on).
 
         Raises:
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
         self.command_log.append(command)
-        return Shell(self, COMMANDS, cancel=cancel, deadline=deadline).run(command, stdin)
+        shell = session or self.open_shell(cancel, deadline)
+        shell.sink = sink
+        return shell.run(command, stdin)
+
+    def open_shell(
+        self,
+        cancel: threading.Event | None = None,
+        deadline: float | None = None,
+        sink: Callable[[int, bytes], None] | None = None,
+    ) -> Shell:
+        """A shell that keeps its working directory and variables across lines (an interactive session)."""
+        return Shell(self, SHELL_COMMANDS, cancel=cancel, deadline=deadline, sink=sink)

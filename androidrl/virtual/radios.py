@@ -9,6 +9,8 @@ off restores them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from androidrl.virtual.settings_db import SettingsStore
 
 
@@ -17,10 +19,12 @@ class Radios:
 
     Args:
         settings: The provider whose ``global`` table holds the radio keys.
+        log: ``log(tag, message)`` writes each switch to the phone's log, as the services do.
     """
 
-    def __init__(self, settings: SettingsStore) -> None:
+    def __init__(self, settings: SettingsStore, log: Callable[[str, str], None] | None = None) -> None:
         self.settings = settings
+        self._log = log or (lambda tag, message: None)
 
     @property
     def wifi_enabled(self) -> bool:
@@ -41,10 +45,13 @@ class Radios:
         """Turn Wi-Fi on or off as the Wi-Fi toggle (and ``svc wifi``) does."""
         value = ("2" if self.airplane_enabled else "1") if on else "0"
         self.settings.put("global", "wifi_on", value)
+        self._log("WifiService", f"setWifiEnabled package=com.android.settings uid=1000 enable={str(on).lower()}")
 
     def set_bluetooth(self, on: bool) -> None:
         """Turn Bluetooth on or off."""
         self.settings.put("global", "bluetooth_on", "1" if on else "0")
+        what = "enable" if on else "disable"
+        self._log("BluetoothManagerService", f"{what}(com.android.settings): mBluetooth=null mBinding=false")
 
     def set_airplane(self, on: bool) -> None:
         """Turn airplane mode on or off, switching the affected radios like Android."""
@@ -52,6 +59,7 @@ class Radios:
         radios = (settings.get("global", "airplane_mode_radios") or "").split(",")
         wifi, bt = settings.get("global", "wifi_on"), settings.get("global", "bluetooth_on")
         settings.put("global", "airplane_mode_on", "1" if on else "0")
+        self._log("ConnectivityService", f"setAirplaneMode: {str(on).lower()}")
         if on:
             if "wifi" in radios and wifi == "1":
                 settings.put("global", "wifi_on", "3")

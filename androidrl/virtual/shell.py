@@ -51,8 +51,51 @@ class ShellExit(Exception):
         self.code = code
 
 
-# A command: (shell, argv, stdin) -> (stdout, stderr, exit code)
-Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
+class Stdin:
+    """A client's standard input as it arrives: a command that reads it waits until the client closes it.
+
+    Commands that do not read their input never wait (``adb shell cat FILE`` from a client
+    that keeps stdin open runs at once), as on a device, where the command's stdin is a pipe.
+    """
+
+    def __init__(self) -> None:
+        self._chunks: list[bytes] = []
+        self._closed = threading.Event()
+
+    def feed(self, data: bytes) -> None:
+        """More input from the client."""
+        self._chunks.append(data)
+
+    def close(self) -> None:
+        """The client closed its stdin (or went away)."""
+        self._closed.set()
+
+    def read_all(self, cancel: threading.Event) -> bytes:
+        """Everything, once the client closed it (or what came, if the command is cancelled)."""
+        while not self._closed.wait(0.05) and not cancel.is_set():
+            pass
+        return b"".join(self._chunks)
+
+
+def read_stdin(shell: Shell, stdin: bytes | Stdin) -> bytes:
+    """A command's input as bytes (waiting for a client's :class:`Stdin` to close)."""
+    return stdin.read_all(shell.cancel) if isinstance(stdin, Stdin) else stdin
+
+
+class _Sink:
+    """Where a shell's own stdout or stderr goes as it is produced: ``write(fd, data)``."""
+
+    def __init__(self, fd: int, write: Callable[[int, bytes], None]) -> None:
+        self.fd, self.write = fd, write
+
+    def append(self, data: bytes) -> None:
+        if data:
+            self.write(self.fd, data)
+
+
+# A command: (shell, argv, stdin) -> (stdout, stderr, exit code); stdin is bytes, or a
+# client's Stdin for the first command of a line (read it with read_stdin).
+Command = Callable[["Shell", list[str], "bytes | Stdin"], tuple[bytes, bytes, int]]
 
 
 @dataclass
@@ -71,6 +114,8 @@ class Shell:
         cancel: Set it to interrupt a running command.
         deadline: ``time.monotonic()`` after which waiting commands give up.
         depth: How deep in command substitutions this shell runs.
+        sink: ``sink(fd, data)`` receives the shell's output as it is produced, stdout (1)
+            and stderr (2) in the order written; without one, :meth:`run` collects it.
     """
 
     def __init__(
@@ -80,8 +125,11 @@ class Shell:
         cancel: threading.Event | None = None,
         deadline: float | None = None,
         depth: int = 0,
+        sink: Callable[[int, bytes], None] | None = None,
     ) -> None:
         self.phone = phone
+        self.sink = sink
+        self._live: Callable[[bytes], None] | None = None
         self.commands = commands
         self.cancel = cancel or threading.Event()
         self.deadline = deadline
@@ -102,12 +150,15 @@ class Shell:
 
     # ------------------------------------------------------------------ running
 
-    def run(self, line: str, stdin: bytes = b"") -> ShellResult:
-        """Run a whole command line and collect its output."""
+    def run(self, line: str, stdin: bytes | Stdin = b"") -> ShellResult:
+        """Run a whole command line: its output collected, or (with a sink) sent as produced.
+
+        The shell keeps its working directory and variables from one line to the next.
+        """
         # Output is kept as a list of chunks: joining once at the end copies a big output
         # (a raw screenshot is 10 MB) once instead of at every stage.
-        out: list[bytes] = []
-        err: list[bytes] = []
+        out: list[bytes] | _Sink = _Sink(1, self.sink) if self.sink else []
+        err: list[bytes] | _Sink = _Sink(2, self.sink) if self.sink else []
         try:
             lists = _split_lists(line)
         except ShellSyntaxError as exc:
@@ -128,9 +179,23 @@ class Shell:
         except ShellSyntaxError as exc:
             err.append(f"/system/bin/sh: syntax error: {exc}\n".encode())
             self.status = 2
+        if self.sink:
+            return ShellResult(b"", b"", self.status)
         return ShellResult(b"".join(out), b"".join(err), self.status)
 
-    def _run_pipeline(self, pipeline: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
+    def stream(self, data: bytes) -> bool:
+        """For a command that runs until stopped (``logcat``): send ``data`` to the client now.
+
+        Returns:
+            False when the command's output cannot go out live (collected, piped or redirected):
+            then the command returns its output as usual.
+        """
+        if self._live is None:
+            return False
+        self._live(data)
+        return True
+
+    def _run_pipeline(self, pipeline: str, stdin: bytes | Stdin, out: list[bytes], err: list[bytes]) -> int:
         stages = _split_pipes(pipeline)
         data, status = stdin, 0
         for i, stage in enumerate(stages):
@@ -141,7 +206,7 @@ class Shell:
             data = b"".join(stage_out)
         return status
 
-    def _run_simple(self, text: str, stdin: bytes, out: list[bytes], err: list[bytes]) -> int:
+    def _run_simple(self, text: str, stdin: bytes | Stdin, out: list[bytes], err: list[bytes]) -> int:
         # Most lines an agent sends (`input tap 12 34`) have nothing to expand: split them as they are.
         argv, redirects = (text.split(), []) if _PLAIN.fullmatch(text) else self.expand(text)
         while argv and _ASSIGNMENT.fullmatch(argv[0]):
@@ -164,6 +229,9 @@ class Shell:
                 stdout_to = (target, op == ">>")
             elif fd == 2:
                 stderr_to = (target, op == ">>")
+        replaces = argv[:1] == ["exec"]  # `exec CMD`: the command replaces the shell; the line ends with it
+        if replaces:
+            argv = argv[1:]
         if not argv:
             return self.status if not redirects else 0
         name = argv[0]
@@ -173,7 +241,12 @@ class Shell:
         if command is None:
             stdout, stderr, code = b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127
         else:
-            stdout, stderr, code = command(self, argv, stdin)
+            live = isinstance(out, _Sink) and stdout_to is None and not stdout_to_stderr
+            self._live = out.append if live else None
+            try:
+                stdout, stderr, code = command(self, argv, stdin)
+            finally:
+                self._live = None
         if stderr_to_stdout and stderr_to is None:
             stdout, stderr = stdout + stderr, b""
         elif stdout_to_stderr and stdout_to is None:
@@ -190,6 +263,8 @@ class Shell:
             out.append(stdout)
         if stderr_to is None and stderr:
             err.append(stderr)
+        if replaces:
+            raise ShellExit(code)
         return code
 
     def substitute(self, command: str) -> str:

@@ -64,6 +64,7 @@ class NotesActivity(Activity):
         """Save the draft (if not blank) and clear the field."""
         if self.draft.strip():
             self.notes.append(self.draft)
+            self.log("Notes", f"saved note {len(self.notes)}: {self.draft}")
             self.draft = ""
 
     def _focus(self) -> None:

@@ -48,3 +48,12 @@ def placeholder_apps() -> list[App]:
     return [
         App(pkg, label, glyph, color, {cls: PlaceholderActivity}, cls) for pkg, cls, label, glyph, color in STOCK_APPS
     ]
+
+
+def installed_app(package: str) -> App:
+    """An app installed from an APK (``pm install``): it opens to its titled empty screen."""
+    label = package.rsplit(".", 1)[-1].capitalize()
+    main = f"{package}.MainActivity"
+    return App(
+        package, label, label[:1].upper() or "?", (120, 120, 120), {main: PlaceholderActivity}, main, system=False
+    )

@@ -87,11 +87,13 @@ class TargetActivity(Activity):
     def hit(self) -> None:
         """The target was tapped: score and move it."""
         self.hits += 1
+        self.log("Practice", f"target hit ({self.hits} hits, {self.misses} misses)")
         self.target = self._place()
 
     def miss(self) -> None:
         """The play area around the target was tapped."""
         self.misses += 1
+        self.log("Practice", f"missed ({self.hits} hits, {self.misses} misses)")
 
 
 def practice_app() -> App:

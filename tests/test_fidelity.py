@@ -1,0 +1,326 @@
+# ruff: noqa: E501  (the table of formats reads best one format per line)
+"""The virtual phone answers adb clients as an Android 13/14 device (or an 11 one, with sdk=30) does.
+
+Three clients, each as it is used in the field: the real ``adb`` (Debian's, as users type
+it), adbutils (uiautomator2's client) and adb-shell (a pure-Python adb that speaks the
+oldest protocol version, with checksums). Each output format is checked against the form
+the AOSP source named beside it prints.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+from PIL import Image
+
+from androidrl.device.adb import AdbDevice
+from androidrl.device.adb_server import adb_path
+from androidrl.virtual.console import ConsoleServer
+from androidrl.virtual.phone import VirtualPhone
+
+from conftest import DENSITY, HEIGHT, WIDTH, make_apk
+
+
+@pytest.fixture
+def phones(adbd, adb_server):
+    """An Android 14 phone and an Android 11 one behind their own adbd, connected to the adb server."""
+    served = {}
+    for sdk in (34, 30):
+        phone = VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=0, sdk=sdk, boot_seconds=0.2)
+        server = adbd.serve(phone)
+        adb_server.adb("connect", server.serial)
+        adb_server.adb("-s", server.serial, "wait-for-device", timeout=20)
+        served[sdk] = (phone, server)
+    yield served
+    for _, server in served.values():
+        adb_server.adb("disconnect", server.serial, check=False)
+        adbd.stop_server(server)
+
+
+def adb(
+    adb_server, serial: str, *args: str, stdin: bytes | None = None, timeout: float = 30
+) -> subprocess.CompletedProcess:
+    """The real adb client, as a user runs it (bytes in, bytes out)."""
+    return subprocess.run(
+        [adb_path(), "-s", serial, *args], input=stdin, env=adb_server.env, capture_output=True, timeout=timeout
+    )
+
+
+# --------------------------------------------------------------------------- output formats (real adb)
+
+#: (sdk, command, regex the output must match, the AOSP source whose format it follows)
+FORMATS = [
+    (34, "logcat -d -v threadtime", r"(?m)^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+ +\d+ [VDIWEF] \S+\s*: ", "system/logging/liblog/logprint.cpp"),
+    (34, "logcat -d -v brief -s ActivityTaskManager", r"(?m)^I/ActivityTaskManager\(\s*\d+\): Displayed ", "liblog/logprint.cpp"),
+    (34, "logcat -d -v time", r"(?m)^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEF]/\S+\s*\(\s*\d+\): ", "liblog/logprint.cpp"),
+    (34, "logcat -d -b events", r"(?m)^--------- beginning of events\n(.*\n)*.* I wm_on_resume_called: \[\d+,", "logcat/logcat.cpp"),
+    (34, "logcat -d -t 1", r"^(--------- beginning of \w+\n)?[^\n]+\n$", "logcat/logcat.cpp (-t N: the last N lines)"),
+    (34, "ps -A", r"(?m)^USER +PID +PPID +VSZ +RSS +WCHAN +ADDR S NAME\n(.*\n)*system +612 +340 .* system_server$", "toybox/toys/posix/ps.c"),
+    (34, "ps -A -o PID,NAME", r"(?m)^ +PID NAME\n(.*\n)* +\d+ com\.android\.launcher3$", "toybox/toys/posix/ps.c"),
+    (34, "pidof system_server", r"^612\n$", "toybox/toys/other/pidof.c"),
+    (34, "ifconfig wlan0", r"wlan0 +Link encap:UNSPEC +HWaddr [0-9a-f:]{17}\n +inet addr:10\.0\.2\.16 ", "toybox/toys/net/ifconfig.c"),
+    (34, "ip addr show dev wlan0", r"^\d+: wlan0: <BROADCAST,MULTICAST,UP,LOWER_UP> .*\n +link/ether .*\n +inet 10\.0\.2\.16/24 brd ", "iproute2/ip/ipaddress.c"),
+    (34, "which logcat ls", r"^/system/bin/logcat\n/system/bin/ls\n$", "toybox/toys/posix/which.c"),
+    (34, "content query --uri content://settings/global --where \"name='wifi_on'\"", r"^Row: 0 _id=\d+, name=wifi_on, value=1\n$", "frameworks/base/cmds/content/src/com/android/commands/content/Content.java"),
+    (34, "dumpsys battery", r"^Current Battery Service state:\n  AC powered: false\n  USB powered: true\n(.*\n)*  level: 100\n  scale: 100\n", "frameworks/base/services/core/java/com/android/server/BatteryService.java"),
+    (34, "dumpsys input", r"^INPUT MANAGER \(dumpsys input\)\n(.*\n)*Event Hub State:\n", "services/core/java/com/android/server/input/InputManagerService.java"),
+    (34, "dumpsys activity activities", r"(?m)^    topResumedActivity=ActivityRecord\{\w+ u0 com\.android\.launcher3/\.Launcher t\d+\}$", "services/core/java/com/android/server/wm/ActivityTaskSupervisor.java (13+)"),
+    (30, "dumpsys activity activities", r"(?m)^  mResumedActivity: ActivityRecord\{\w+ u0 com\.android\.launcher3/\.Launcher t\d+\}$", "ActivityStackSupervisor.java (11)"),
+    (34, "am stack list", r"^Unknown command: stack\n$", "ActivityManagerShellCommand.java (12+ has no stack)"),
+    (30, "am stack list", r"(?m)^  taskId=\d+: com\.android\.launcher3/\.Launcher bounds=\[0,0\]\[\d+,\d+\] userId=0 visible=true topActivity=ComponentInfo\{", "ActivityManagerShellCommand.java (11)"),
+    (34, "getprop ro.build.fingerprint", r"^androidrl/androidrl_virtual/virtual:14/UE1A\.230829\.036/\d+:userdebug/test-keys\n$", "build/make/core/sysprop.mk"),
+    (30, "getprop ro.build.version.release", r"^11\n$", "build/make/core/version_defaults.mk"),
+    (34, "pm install /sdcard/not.apk", r"^Failure \[INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: ", "PackageManagerShellCommand.java"),
+    (34, "pm uninstall com.android.settings", r"^Failure \[DELETE_FAILED_INTERNAL_ERROR\]\n$", "PackageManagerShellCommand.java"),
+    (34, "pm grant com.no.such android.permission.CAMERA", r"java\.lang\.IllegalArgumentException: Unknown package: com\.no\.such", "PackageManagerShellCommand.java"),
+    (34, "pm disable-user com.androidrl.notes", r"^Package com\.androidrl\.notes new state: disabled-user\n$", "PackageManagerShellCommand.java"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sdk", "command", "form", "source"), FORMATS, ids=[f"{s}-{c[:40]}" for s, c, _, _ in FORMATS])
+def test_output_formats_follow_aosp(phones, adb_server, sdk, command, form, source):
+    phone, server = phones[sdk]
+    phone.fs.write("/sdcard/not.apk", b"not a zip at all")
+    phone.shell("svc wifi enable")
+    result = adb(adb_server, server.serial, "shell", command)
+    output = (result.stdout + result.stderr).decode()
+    assert re.search(form, output), f"{command} (after {source}):\n{output}"
+
+
+def test_screencap_png_is_rgba_as_android_writes_it(phones, adb_server):
+    _, server = phones[34]
+    png = adb(adb_server, server.serial, "exec-out", "screencap -p").stdout
+    image = Image.open(io.BytesIO(png))
+    assert image.mode == "RGBA" and image.size == (WIDTH, HEIGHT)
+
+
+# --------------------------------------------------------------------------- shell streams (real adb)
+
+
+def test_stdin_reaches_the_command(phones, adb_server):
+    _, server = phones[34]
+    assert adb(adb_server, server.serial, "shell", "cat", stdin=b"x\ny\n").stdout == b"x\ny\n"
+    assert adb(adb_server, server.serial, "shell", "cat > /sdcard/f.txt", stdin=b"typed\n").returncode == 0
+    assert adb(adb_server, server.serial, "shell", "cat /sdcard/f.txt").stdout == b"typed\n"
+    assert adb(adb_server, server.serial, "exec-in", "cat > /sdcard/g.bin", stdin=bytes(range(256))).returncode == 0
+    assert adb(adb_server, server.serial, "exec-out", "cat /sdcard/g.bin").stdout == bytes(range(256))
+    # a command that does not read stdin does not wait for it (clients that never close it)
+    assert adb(adb_server, server.serial, "shell", "echo ran", timeout=10).stdout == b"ran\n"
+
+
+def test_without_shell_v2_stdout_and_stderr_come_in_write_order(phones, adb_server):
+    _, server = phones[34]
+    result = adb(adb_server, server.serial, "shell", "-x", "echo a; echo b >&2; echo c")
+    assert result.stdout == b"a\nb\nc\n"
+
+
+def test_output_streams_as_it_is_produced(phones, adb_server):
+    _, server = phones[34]
+    process = subprocess.Popen(
+        [adb_path(), "-s", server.serial, "shell", "echo first; sleep 1.5; echo second"],
+        env=adb_server.env,
+        stdout=subprocess.PIPE,
+    )
+    start = time.monotonic()
+    first = process.stdout.readline()
+    at_first = time.monotonic() - start
+    second = process.stdout.readline()
+    at_second = time.monotonic() - start
+    process.wait(timeout=10)
+    assert (first, second) == (b"first\n", b"second\n")
+    assert at_first < at_second - 1.0  # the first line came before the command ended
+
+
+def test_an_interactive_shell_keeps_its_directory_and_variables(phones, adb_server):
+    _, server = phones[34]
+    session = b"cd /sdcard\npwd\nGREETING=hello\necho $GREETING\nexit 3\n"
+    result = adb(adb_server, server.serial, "shell", stdin=session)
+    assert b"/sdcard\n" in result.stdout and b"hello\n" in result.stdout and result.returncode == 3
+
+
+def test_adb_logcat_dumps_and_follows(phones, adb_server):
+    phone, server = phones[34]
+    dump = adb(adb_server, server.serial, "logcat", "-d").stdout.decode()
+    assert "ActivityTaskManager: Displayed com.android.launcher3/.Launcher" in dump
+    follow = subprocess.Popen(
+        [adb_path(), "-s", server.serial, "logcat", "-s", "WifiService"], env=adb_server.env, stdout=subprocess.PIPE
+    )
+    try:
+        time.sleep(1.0)
+        phone.shell("svc wifi disable")
+        lines = [follow.stdout.readline() for _ in range(2)]  # the buffer's heading, then the new line
+        assert any(b"WifiService: setWifiEnabled" in line and b"enable=false" in line for line in lines), lines
+    finally:
+        follow.terminate()
+        follow.wait(timeout=10)
+    assert adb(adb_server, server.serial, "logcat", "-c").returncode == 0
+    assert "Displayed" not in adb(adb_server, server.serial, "logcat", "-d").stdout.decode()
+
+
+# --------------------------------------------------------------------------- packages, root, forward (real adb)
+
+
+def test_install_is_honest(phones, adb_server, tmp_path):
+    phone, server = phones[34]
+    garbage = tmp_path / "garbage.apk"
+    garbage.write_bytes(b"\x00" * 4096)
+    bad = adb(adb_server, server.serial, "install", str(garbage))
+    assert bad.returncode == 1 and b"INSTALL_PARSE_FAILED_NOT_APK" in bad.stdout + bad.stderr
+    assert "com.example.fresh" not in phone.apps
+    good = tmp_path / "fresh.apk"
+    good.write_bytes(make_apk("com.example.fresh"))
+    installed = adb(adb_server, server.serial, "install", str(good))
+    assert installed.returncode == 0 and b"Success" in installed.stdout, installed
+    assert b"package:com.example.fresh\n" in adb(adb_server, server.serial, "shell", "pm list packages -3").stdout
+    assert adb(adb_server, server.serial, "shell", "pm uninstall com.example.fresh").stdout == b"Success\n"
+    assert "com.example.fresh" not in phone.apps
+
+
+def test_grant_and_disable_change_what_the_phone_does(phones, adb_server):
+    phone, server = phones[34]
+    adb(adb_server, server.serial, "shell", "pm grant com.androidrl.notes android.permission.CAMERA")
+    dump = adb(adb_server, server.serial, "shell", "dumpsys package com.androidrl.notes").stdout.decode()
+    assert "android.permission.CAMERA: granted=true" in dump
+    adb(adb_server, server.serial, "shell", "pm disable-user com.androidrl.notes")
+    out = adb(adb_server, server.serial, "shell", "am start -n com.androidrl.notes/.MainActivity")
+    assert b"does not exist" in out.stderr and phone.foreground()[0] != "com.androidrl.notes"
+    adb(adb_server, server.serial, "shell", "pm enable com.androidrl.notes")
+    adb(adb_server, server.serial, "shell", "am start -n com.androidrl.notes/.MainActivity")
+    assert phone.foreground()[0] == "com.androidrl.notes"
+
+
+def test_adb_root_follows_the_build_type(phones, adb_server):
+    phone, server = phones[34]
+    assert adb(adb_server, server.serial, "root").stdout == b"restarting adbd as root\n"
+    adb_server.adb("-s", server.serial, "wait-for-device", timeout=20)
+    _until(lambda: adb(adb_server, server.serial, "shell", "id").stdout.startswith(b"uid=0(root)"))
+    assert adb(adb_server, server.serial, "unroot").stdout == b"restarting adbd as non root\n"
+    _until(lambda: adb(adb_server, server.serial, "shell", "whoami").stdout == b"shell\n")
+    phone.props["ro.build.type"] = "user"
+    assert adb(adb_server, server.serial, "root").stdout == b"adbd cannot run as root in production builds\n"
+
+
+def test_a_forward_to_a_port_nothing_listens_on_is_refused(phones, adb_server):
+    _, server = phones[34]
+    local = adb(adb_server, server.serial, "forward", "tcp:0", "tcp:9").stdout.decode().strip()
+    with socket.create_connection(("127.0.0.1", int(local)), timeout=5) as sock:
+        sock.sendall(b"hello")
+        assert sock.recv(100) == b""  # closed at once, as a device with no listener closes it
+
+
+def _until(check, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+# --------------------------------------------------------------------------- emulator console (real adb)
+
+
+def test_adb_emu_snapshots_restore_the_whole_phone(adbd, adb_server, monkeypatch):
+    phone = VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=0, boot_seconds=0.2)
+    for port in range(5555, 5586, 2):  # an emulator's port pair: console, adbd
+        try:
+            console = adbd.run(
+                ConsoleServer(phone, port - 1, token_path=adb_server.home / ".emulator_console_auth_token")
+            )
+            server = adbd.serve(phone, port=port, announce_port=adb_server.port)
+            break
+        except OSError:
+            continue
+    else:
+        pytest.skip("no free emulator port pair in 5554-5585")
+    serial = f"emulator-{console.port}"
+    try:
+        adb_server.adb("-s", serial, "wait-for-device", timeout=20)
+        phone.shell("svc wifi disable")
+        phone.fs.write("/sdcard/kept.txt", b"kept")
+        assert adb(adb_server, serial, "emu", "avd", "snapshot", "save", "clean").stdout == b"OK\r\n"
+        phone.shell("svc wifi enable")
+        phone.shell("rm /sdcard/kept.txt")
+        phone.shell("am start -n com.android.settings/.Settings")
+        assert b"clean" in adb(adb_server, serial, "emu", "avd", "snapshot", "list").stdout
+        adb(adb_server, serial, "emu", "avd", "snapshot", "load", "clean")
+        assert not phone.radios.wifi_enabled and phone.fs.read("/sdcard/kept.txt") == b"kept"
+        assert phone.foreground()[0] == "com.android.launcher3"
+        missing = adb(adb_server, serial, "emu", "avd", "snapshot", "load", "nope").stdout
+        assert missing.startswith(b"KO: snapshot 'nope' does not exist")
+        # the device layer reaches it the same way: AdbDevice through the console
+        device = AdbDevice(serial, port=adb_server.port)
+        phone.shell("svc wifi enable")
+        monkeypatch.setenv("HOME", str(adb_server.home))  # where adb found the console's token
+        assert "clean" in device.snapshot_names()
+        device.load_snapshot("clean")
+        assert not phone.radios.wifi_enabled
+        assert adb(adb_server, serial, "emu", "kill").stdout.startswith(b"OK: killing emulator")
+        _until(lambda: serial not in adb_server.adb("devices").stdout or not phone.online)
+    finally:
+        adbd.stop_server(server)
+        adbd.stop_server(console)
+
+
+# --------------------------------------------------------------------------- adbutils and adb-shell
+
+
+def test_adbutils_reads_the_phone_as_a_device(phones, adb_server):
+    import adbutils
+
+    phone, server = phones[34]
+    device = adbutils.AdbClient(host="127.0.0.1", port=adb_server.port).device(server.serial)
+    phone.shell("svc wifi enable")
+    assert device.wlan_ip() == "10.0.2.16"
+    battery = device.battery()
+    assert battery.level == 100 and battery.usb_powered is True and battery.present is True
+    phone.shell("am start -n com.android.settings/.Settings")
+    current = device.app_current()
+    assert (current.package, current.activity) == ("com.android.settings", "com.android.settings.Settings")
+    top = device.shell("dumpsys activity top")
+    assert f"pid={device.shell('pidof com.android.settings').strip()}" in top
+    result = device.shell2("echo out; echo err >&2; false")  # adbutils' default: shell v1, in write order
+    assert result.returncode == 1 and result.output == "out\nerr\n"
+    props = {k: device.getprop(k) for k in ("ro.build.version.sdk", "ro.product.cpu.abi", "ro.build.fingerprint")}
+    assert (
+        props["ro.build.version.sdk"] == "34"
+        and props["ro.product.cpu.abi"] == "x86_64"
+        and props["ro.build.fingerprint"]
+    )
+
+
+def test_adb_shell_connects_with_checksums_and_transfers_files(phones, tmp_path):
+    from adb_shell.adb_device import AdbDeviceTcp
+
+    phone, server = phones[34]
+    device = AdbDeviceTcp("127.0.0.1", server.port, default_transport_timeout_s=10)
+    device.connect(rsa_keys=None, auth_timeout_s=5)  # protocol version 0x01000000: checksums required
+    try:
+        assert device.shell("echo hello; getprop ro.build.version.release") == "hello\n14\n"
+        data = bytes(range(256)) * 400
+        (tmp_path / "in.bin").write_bytes(data)
+        device.push(str(tmp_path / "in.bin"), "/sdcard/in.bin")
+        assert phone.fs.read("/sdcard/in.bin") == data
+        device.pull("/sdcard/in.bin", str(tmp_path / "out.bin"))
+        assert (tmp_path / "out.bin").read_bytes() == data
+    finally:
+        device.close()
+
+
+def test_two_clients_at_once_do_not_mix_streams(phones, adb_server):
+    _, server = phones[34]
+    results = {}
+
+    def run(name: str, command: str) -> None:
+        results[name] = adb(adb_server, server.serial, "shell", command).stdout
+
+    threads = [threading.Thread(target=run, args=(str(i), f"echo {i}; sleep 0.3; echo {i}")) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {str(i): f"{i}\n{i}\n".encode() for i in range(4)}
