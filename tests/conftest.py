@@ -20,6 +20,24 @@ from androidrl.virtual.phone import VirtualPhone
 WIDTH, HEIGHT, DENSITY = 360, 800, 160
 
 
+def tiny_config(**changes: object) -> dict:
+    """A tap-target training config small enough for tests; a dict given for a section updates it, anything else
+    replaces it."""
+    config: dict = {
+        "experiment": "test",
+        "devices": {"virtual": {"count": 2, "width": WIDTH, "height": HEIGHT, "density": DENSITY}},
+        "task": "tap-target",
+        "observation": {"shape": [84, 40]},
+        "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94]},
+        "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 1}},
+        "training": {"total_timesteps": 128, "eval_freq": 0, "checkpoint_freq": 0, "progress_bar": False},
+    }
+    for key, value in changes.items():
+        merge = isinstance(value, dict) and isinstance(config.get(key), dict)
+        config[key] = {**config[key], **value} if merge else value
+    return config
+
+
 @pytest.fixture
 def phone() -> VirtualPhone:
     return VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=0, boot_seconds=0.2)

@@ -18,16 +18,15 @@ from androidrl.train.training import train
 from androidrl.vector.sb3 import make_sb3_vec_env
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
+from conftest import tiny_config
+
 COMMAND = str(Path(sys.executable).with_name("androidrl"))
-SMALL = {
-    "experiment": "media",
-    "devices": {"virtual": {"count": 1, "width": 360, "height": 800, "density": 160}},
-    "task": "tap-target",
-    "observation": {"shape": [48, 40]},
-    "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94]},
-    "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 1}},
-    "training": {"total_timesteps": 64, "eval_freq": 0, "checkpoint_freq": 0, "progress_bar": False},
-}
+SMALL = tiny_config(
+    experiment="media",
+    devices={"virtual": {"count": 1, "width": 360, "height": 800, "density": 160}},
+    observation={"shape": [48, 40]},
+    training={"total_timesteps": 64},
+)
 
 
 def grid(env):

@@ -10,15 +10,13 @@ from androidrl.train.evaluation import load_run_model
 from androidrl.train.runs import Run
 from androidrl.train.training import train
 
-BASE = {
-    "experiment": "open",
-    "devices": {"virtual": {"count": 2, "width": 360, "height": 800, "density": 160}},
-    "task": "tap-target",
-    "observation": {"shape": [64, 36]},
-    "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94]},
-    "algo": {"name": "PPO", "hyperparams": {"n_steps": 32, "batch_size": 64, "n_epochs": 1}},
-    "training": {"total_timesteps": 128, "eval_freq": 0, "checkpoint_freq": 0, "progress_bar": False},
-}
+from conftest import tiny_config
+
+BASE = tiny_config(
+    experiment="open",
+    observation={"shape": [64, 36]},
+    algo={"hyperparams": {"n_steps": 32, "batch_size": 64, "n_epochs": 1}},
+)
 
 
 def config(**changes):

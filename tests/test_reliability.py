@@ -25,17 +25,15 @@ from androidrl.train.config import ConfigError, parse_config
 from androidrl.train.runs import Run
 from androidrl.train.training import train
 
+from conftest import tiny_config
+
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
-SHORT = {
-    "experiment": "test",
-    "devices": {"virtual": {"count": 2, "width": 180, "height": 400, "density": 80}},
-    "task": "tap-target",
-    "observation": {"shape": [84, 40]},
-    "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94], "swipes": False},
-    "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 1}},
-    "training": {"total_timesteps": 384, "eval_freq": 0, "checkpoint_freq": 128, "progress_bar": False},
-}
+SHORT = tiny_config(
+    devices={"virtual": {"count": 2, "width": 180, "height": 400, "density": 80}},
+    action={"swipes": False},
+    training={"total_timesteps": 384, "checkpoint_freq": 128},
+)
 
 
 def _run(tmp_path, **training) -> Run:

@@ -23,31 +23,15 @@ from androidrl.train.runs import Run
 from androidrl.train.training import main as train_main
 from androidrl.train.training import train
 
+from conftest import tiny_config
+
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
-SHORT = {
-    "experiment": "test",
-    "devices": {"virtual": {"count": 2, "width": 360, "height": 800, "density": 160}},
-    "task": "tap-target",
-    "observation": {"shape": [84, 40]},
-    "action": {
-        "type": "grid",
-        "rows": 3,
-        "cols": 3,
-        "region": [0, 0.09, 1, 0.94],
-        "swipes": False,
-        "back": False,
-        "home": False,
-    },
-    "algo": {"name": "PPO", "hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 2}},
-    "training": {
-        "total_timesteps": 256,
-        "eval_freq": 128,
-        "eval_episodes": 2,
-        "checkpoint_freq": 128,
-        "progress_bar": False,
-    },
-}
+SHORT = tiny_config(
+    action={"swipes": False, "back": False, "home": False},
+    algo={"hyperparams": {"n_steps": 64, "batch_size": 64, "n_epochs": 2}},
+    training={"total_timesteps": 256, "eval_freq": 128, "eval_episodes": 2, "checkpoint_freq": 128},
+)
 
 
 @pytest.fixture(scope="module")

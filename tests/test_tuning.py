@@ -12,23 +12,16 @@ from androidrl.train.config import load_config, parse_config
 from androidrl.train.runs import Run
 from androidrl.train.training import train
 
+from conftest import tiny_config
+
 pytestmark = pytest.mark.slow
 COMMAND = str(Path(sys.executable).with_name("androidrl"))
-TINY = {
-    "experiment": "tiny",
-    "devices": {"virtual": {"count": 2, "width": 360, "height": 800, "density": 160}},
-    "task": "tap-target",
-    "observation": {"shape": [48, 40]},
-    "action": {"type": "grid", "rows": 3, "cols": 3, "region": [0, 0.09, 1, 0.94]},
-    "algo": {"name": "PPO", "hyperparams": {"n_steps": 32, "batch_size": 64}},
-    "training": {
-        "total_timesteps": 128,
-        "eval_freq": 64,
-        "eval_episodes": 2,
-        "checkpoint_freq": 0,
-        "progress_bar": False,
-    },
-}
+TINY = tiny_config(
+    experiment="tiny",
+    observation={"shape": [48, 40]},
+    algo={"hyperparams": {"n_steps": 32, "batch_size": 64}},
+    training={"eval_freq": 64, "eval_episodes": 2},
+)
 
 
 def test_a_study_resumes_and_writes_the_best_config(tmp_path):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from androidrl.virtual.activity import Activity, App, Context
 from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
-from androidrl.virtual.logcat import LogBuffer
+from androidrl.virtual.logd import LogBuffer
 from androidrl.virtual.processes import SYSTEM_SERVER, Processes
 
 SHELL_UID = 2000  # who `am start` runs as

@@ -25,7 +25,7 @@ from androidrl.virtual.display import Display
 from androidrl.virtual.fs import VirtualFileSystem
 from androidrl.virtual.input import InputDispatcher
 from androidrl.virtual.intent import Intent
-from androidrl.virtual.logcat import LogBuffer
+from androidrl.virtual.logd import LogBuffer
 from androidrl.virtual.metrics import DisplayMetrics
 from androidrl.virtual.power import Power
 from androidrl.virtual.processes import SYSTEM_SERVER, Processes
