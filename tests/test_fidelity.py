@@ -214,6 +214,31 @@ def test_a_forward_to_a_port_nothing_listens_on_is_refused(phones, adb_server):
         assert sock.recv(100) == b""  # closed at once, as a device with no listener closes it
 
 
+def test_adb_reverse_sets_lists_and_removes_listeners_as_adbd_does(phones, adb_server):
+    _, server = phones[34]
+
+    def reverse(*args: str) -> subprocess.CompletedProcess:
+        return adb(adb_server, server.serial, "reverse", *args)
+
+    def listed() -> list[str]:  # the client prints the device's list and a newline of its own
+        return reverse("--list").stdout.decode().split("\n")[:-2]
+
+    assert reverse("tcp:6000", "tcp:7000").returncode == 0
+    port = reverse("tcp:0", "tcp:7001").stdout.decode().strip()  # adbd picks a port and says which
+    assert port.isdigit()
+    listing = listed()
+    assert [line.split()[1:] for line in listing] == [["tcp:6000", "tcp:7000"], [f"tcp:{port}", "tcp:7001"]]
+    assert all(line.startswith("host-") for line in listing)  # the host transport, as adbd names it
+    refused = reverse("--no-rebind", "tcp:6000", "tcp:7002")
+    assert refused.returncode == 1 and b"cannot rebind existing socket" in refused.stderr
+    missing = reverse("--remove", "tcp:6999")
+    assert missing.returncode == 1 and b"listener 'tcp:6999' not found" in missing.stderr
+    assert reverse("--remove", "tcp:6000").returncode == 0
+    assert [line.split()[1] for line in listed()] == [f"tcp:{port}"]
+    assert reverse("--remove-all").returncode == 0
+    assert reverse("--list").stdout == b"\n"
+
+
 def _until(check, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():

@@ -214,6 +214,7 @@ class _Connection:
         self._closed = False
         self._auth = Authenticator(server.auth_keys) if server.auth_keys else None
         self._host_max_payload = MAX_PAYLOAD
+        self.label = "host"  # the transport's name in `adb reverse --list`
         # Until the host's CNXN says otherwise, the oldest version: checksums on (as AOSP's transport starts)
         self.version = A_VERSION_MIN
 
@@ -373,6 +374,7 @@ def _route(server: AdbdServer, name: str) -> Service | None:
         "reboot": _reboot_service,
         "root": _root_service,
         "unroot": _unroot_service,
+        "reverse": _reverse_service,
     }
     handler = handlers.get(kind)
     return functools.partial(handler, server, arg=arg) if handler else None
@@ -619,6 +621,66 @@ async def _switch_root(server: AdbdServer, stream: _Stream, root: bool) -> None:
     asyncio.get_running_loop().call_later(0.05, server.drop_connections)
 
 
+def _protocol_string(text: str) -> bytes:
+    data = text.encode()
+    return b"%04x" % len(data) + data
+
+
+async def _reverse_service(server: AdbdServer, stream: _Stream, arg: str) -> None:
+    """``reverse:...`` (``adb reverse``): adbd's ``handle_forward_request`` on the device side.
+
+    Listeners are kept per host connection, listed as ``host-N LOCAL REMOTE``, and go away with
+    the connection, as adbd's do. Nothing on the virtual phone opens sockets, so no connection
+    ever arrives at one; setting, listing and removing them answer as a device does.
+    """
+    try:
+        reply = _reverse_request(server, stream.conn, arg)
+    except _ReverseFailure as failure:
+        reply = b"FAIL" + _protocol_string(str(failure))
+    await stream.write(reply)
+
+
+class _ReverseFailure(Exception):
+    """An ``adb reverse`` request adbd refuses: answered ``FAIL`` and the message."""
+
+
+def _reverse_request(server: AdbdServer, conn: _Connection, arg: str) -> bytes:
+    """Carry out one reverse request; its reply, or _ReverseFailure with adbd's message."""
+    if arg == "list-forward":
+        return _protocol_string(
+            "".join(f"{c.label} {local} {remote}\n" for local, (c, remote) in server.reverse.items())
+        )
+    if arg == "killforward-all":
+        server.reverse = {local: entry for local, entry in server.reverse.items() if entry[0] is not conn}
+        return b"OKAY"
+    kill, rest = arg.startswith("killforward:"), arg.partition(":")[2]
+    norebind = not kill and rest.startswith("norebind:")
+    rest = rest.removeprefix("norebind:") if norebind else rest
+    pieces = rest.split(";")
+    if kill:
+        if len(pieces) != 1 or not pieces[0]:
+            raise _ReverseFailure(f"bad killforward: {rest}")
+        if server.reverse.pop(pieces[0], None) is None:
+            raise _ReverseFailure(f"listener '{rest}' not found")
+        return b"OKAY"
+    if not arg.startswith("forward:") or len(pieces) != 2 or not all(pieces) or pieces[1][0] == "*":
+        raise _ReverseFailure(f"bad forward: {rest}")
+    local, remote = pieces
+    kind, _, port = local.partition(":")
+    if kind not in ("tcp", "localabstract", "localreserved", "localfilesystem"):
+        raise _ReverseFailure(f"cannot bind listener: unknown socket specification '{local}'")
+    if kind == "tcp" and (not port.isdigit() or int(port) > 65535):
+        raise _ReverseFailure(f"cannot bind listener: invalid port '{port}'")
+    if norebind and local in server.reverse:
+        raise _ReverseFailure("cannot rebind existing socket")
+    resolved = b""
+    if local == "tcp:0":  # adbd binds a free port and says which
+        port = next(str(p) for p in range(38000, 65536) if f"tcp:{p}" not in server.reverse)
+        local, resolved = f"tcp:{port}", _protocol_string(port)
+    server.reverse[local] = (conn, remote)
+    return b"OKAY" + resolved
+
+
 # ---------------------------------------------------------------------------- sync
 
 
@@ -832,6 +894,8 @@ class AdbdServer:
         self._power_watch: asyncio.Task[None] | None = None
         self._shells = threading.BoundedSemaphore(MAX_SHELLS)
         self._listen_failed = False
+        # `adb reverse` listeners on the phone: device socket spec -> (the host connection, host socket spec)
+        self.reverse: dict[str, tuple[_Connection, str]] = {}
 
     @property
     def serial(self) -> str:
@@ -972,11 +1036,14 @@ class AdbdServer:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # small packets go out at once
             writer.transport.set_write_buffer_limits(high=4 * MAX_PAYLOAD)  # a whole packet never waits
         conn = _Connection(self, reader, writer)
+        conn.label = f"host-{sock.fileno() if sock is not None else len(self._connections)}"  # as adbd names it
         self._connections[conn] = asyncio.current_task()
         try:
             await conn.run()
         finally:
             del self._connections[conn]
+            # adbd removes a transport's reverse listeners with the transport
+            self.reverse = {local: (c, remote) for local, (c, remote) in self.reverse.items() if c is not conn}
 
 
 class AdbdThread:
