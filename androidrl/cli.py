@@ -334,26 +334,26 @@ def build_parser() -> argparse.ArgumentParser:
     rollout.add_argument("--steps", type=int, default=30, help="number of random actions (default 30)")
     rollout.add_argument("--out", default="runs/rollout", help="directory for screenshots (default runs/rollout)")
     rollout.add_argument("--save", type=int, default=5, help="how many screenshots to save (default 5)")
-    rollout.add_argument("--seed", type=int, default=0)
-    rollout.add_argument("--width", type=int, default=1080)
-    rollout.add_argument("--height", type=int, default=2400)
-    rollout.add_argument("--density", type=int, default=420)
+    rollout.add_argument("--seed", type=int, default=0, help="seed of the phone and the agent (default 0)")
+    rollout.add_argument("--width", type=int, default=1080, help="screen width in pixels (default 1080)")
+    rollout.add_argument("--height", type=int, default=2400, help="screen height in pixels (default 2400)")
+    rollout.add_argument("--density", type=int, default=420, help="screen density in dpi (default 420)")
     rollout.set_defaults(func=_rollout)
 
     tasks = sub.add_parser("tasks", help="list the built-in tasks, or `tasks check FILE` to validate a task file")
-    tasks.add_argument("action", nargs="?", choices=["list", "check"], default="list")
+    tasks.add_argument("action", nargs="?", choices=["list", "check"], default="list", help="list (default) or check")
     tasks.add_argument("file", nargs="?", help="the task YAML file to check")
     tasks.set_defaults(func=_tasks)
 
     record = sub.add_parser("record", help="record episodes of a random policy as a dataset")
     record.add_argument("--task", default="tap-target", help="built-in task name or YAML file")
-    record.add_argument("--episodes", type=int, default=3)
+    record.add_argument("--episodes", type=int, default=3, help="number of episodes (default 3)")
     record.add_argument("--out", default="recordings", help="directory for the episodes (default recordings)")
     record.add_argument("--device", default="virtual:360x800@160", help="adb serial or virtual[:WxH[@DPI]]")
     record.add_argument("--height", type=int, default=84, help="observation height (default 84)")
     record.add_argument("--width", type=int, default=84, help="observation width (default 84)")
     record.add_argument("--xml", action="store_true", help="also record the UI XML of every step")
-    record.add_argument("--seed", type=int, default=0)
+    record.add_argument("--seed", type=int, default=0, help="seed of the env and the policy (default 0)")
     record.set_defaults(func=_record)
 
     export = sub.add_parser(
@@ -378,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The training configs shipped with androidrl: `androidrl configs` lists them, "
         "`androidrl configs copy NAME [DEST]` copies one (or `all`) to DEST (default: here).",
     )
-    configs.add_argument("action", nargs="?", choices=["list", "copy"], default="list")
+    configs.add_argument("action", nargs="?", choices=["list", "copy"], default="list", help="list (default) or copy")
     configs.add_argument("name", nargs="?", help="the config to copy (e.g. quickstart), or all")
     configs.add_argument("dest", nargs="?", default=".", help="where to copy it (default: the current directory)")
     configs.set_defaults(func=_configs)
@@ -400,9 +400,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(adbkey.pub or adb_keys files; default ~/.android/adbkey.pub)",
     )
     virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
-    virtual.add_argument("--width", type=int, default=1080)
-    virtual.add_argument("--height", type=int, default=2400)
-    virtual.add_argument("--density", type=int, default=420)
+    virtual.add_argument("--width", type=int, default=1080, help="screen width in pixels (default 1080)")
+    virtual.add_argument("--height", type=int, default=2400, help="screen height in pixels (default 2400)")
+    virtual.add_argument("--density", type=int, default=420, help="screen density in dpi (default 420)")
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
     virtual.add_argument(
         "--emulator",
@@ -526,17 +526,21 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"androidrl {__version__}")
         return 0
-    if argv and argv[0] in DELEGATES:
-        import importlib
+    try:
+        if argv and argv[0] in DELEGATES:
+            import importlib
 
-        module, function = DELEGATES[argv[0]][0].split(":")
-        return getattr(importlib.import_module(module), function)(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    for name, low in (("steps", 0), ("count", 1), ("episodes", 1)):
-        if getattr(args, name, low) < low:
-            parser.error(f"--{name} must be >= {low}")
-    return args.func(args)
+            module, function = DELEGATES[argv[0]][0].split(":")
+            return getattr(importlib.import_module(module), function)(argv[1:])
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        for name, low in (("steps", 0), ("count", 1), ("episodes", 1)):
+            if getattr(args, name, low) < low:
+                parser.error(f"--{name} must be >= {low}")
+        return args.func(args)
+    except KeyboardInterrupt:  # Ctrl-C ends any command quietly, with the shell's code for SIGINT
+        print("androidrl: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.train.evaluation import main
+from androidrl.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["evaluate", *sys.argv[1:]]))

@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.train.results import main
+from androidrl.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["results", *sys.argv[1:]]))

@@ -1,5 +1,6 @@
 """The installed ``androidrl`` command: version, shipped configs, and the commands it hands on."""
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,13 @@ def test_rollout_types_only_what_android_can_type(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "USER_INPUT" in done.stdout  # it did type
     assert "cannot type" not in done.stdout
+
+
+def test_ctrl_c_ends_a_command_with_130_and_no_traceback(tmp_path):
+    command = [sys.executable, "-m", "androidrl", "rollout", "--steps", "100000", "--out", str(tmp_path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().startswith("step")  # running (past the imports)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err

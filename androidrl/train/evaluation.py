@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl evaluate", description="Evaluate a trained run: success rate, return, recordings."
     )
     parser.add_argument("--run", required=True, help="the run directory")
-    parser.add_argument("--episodes", type=int, default=10)
+    parser.add_argument("--episodes", type=int, default=10, help="episodes to evaluate (default 10)")
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
     parser.add_argument(
         "--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's eval devices)"
