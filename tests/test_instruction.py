@@ -1,6 +1,8 @@
 """Instructions in the observation, task suites, and the tokenizer."""
 
+import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from androidrl.tasks import make_task
 from androidrl.tasks.suite import TaskSuite
 from androidrl.wrappers import HashTokenizer, InstructionObservation, ScreenshotObservation
 
+CONFIGS = Path(__file__).parents[1] / "configs"
 SUITE = ["wifi-on", "wifi-off", "bluetooth-on", "bluetooth-off"]
 
 
@@ -99,3 +102,17 @@ def test_the_instruction_env_passes_gymnasiums_checker():
         warnings.simplefilter("ignore")
         check_env(env, skip_render_check=True)
     env.close()
+
+
+def test_a_run_keeps_its_tokenizer_settings(tmp_path):
+    from androidrl.train.config import load_config
+    from androidrl.train.runs import Run
+
+    config = load_config(CONFIGS / "open_app.yaml", ["observation.instruction.max_tokens=5"])
+    run = Run.create(config, tmp_path / "run", ["train"])
+    settings = json.loads((run.directory / "tokenizer.json").read_text())
+    assert settings == {"kind": "hashed-words", "hash": "crc32", "vocab_size": 1024, "max_tokens": 5}
+    again = HashTokenizer(vocab_size=settings["vocab_size"], max_tokens=settings["max_tokens"])
+    assert np.array_equal(again("Open Clock"), _env("open-app", max_tokens=5).tokenizer("Open Clock"))
+    blind = Run.create(load_config(CONFIGS / "quickstart.yaml"), tmp_path / "blind", ["train"])
+    assert not (blind.directory / "tokenizer.json").exists()

@@ -3,8 +3,10 @@
 ``python scripts/results.py`` trains every config it is given (each for its own budget,
 with one or more seeds), evaluates the final model deterministically, reads from the run's
 periodic evaluations how many steps it took to reach 90%, and plays a random policy and the
-scripted solver (:mod:`androidrl.solvers`) on the same episodes (same seeds). It writes a
-Markdown table (``docs/results.md``) and the runs under ``--runs``.
+scripted solver (:mod:`androidrl.solvers`) on the same episodes (same seeds). It prints a
+Markdown table (``--out docs/results.md`` writes the whole page), keeps the runs under
+``--runs``, and with ``--json`` the rows, which ``--merge`` turns back into one table (so
+configs can be trained in separate invocations).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from androidrl.solvers import solver_for
 from androidrl.train.compose import eval_devices, make_env
-from androidrl.train.config import Config, load_config
+from androidrl.train.config import Config, ConfigError, load_config
 from androidrl.train.evaluation import evaluate, evaluate_run, summarize
 from androidrl.train.runs import Run
 from androidrl.train.training import train
@@ -37,6 +39,11 @@ class SeedResult:
     steps_to_90: int | None
     wall_seconds: float
     per_task: dict[str, float] = field(default_factory=dict)
+    length: float = 0.0
+    random: float = 0.0
+    oracle: float = 0.0
+    random_length: float = 0.0
+    oracle_length: float = 0.0
 
 
 @dataclass
@@ -47,10 +54,13 @@ class Row:
     task: str
     budget: int
     seeds: list[SeedResult]
-    random: float
-    oracle: float
     per_task_random: dict[str, float] = field(default_factory=dict)
     per_task_oracle: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Row:
+        """A row read back from ``--json``."""
+        return cls(**{**data, "seeds": [SeedResult(**s) for s in data["seeds"]]})
 
 
 class RandomPolicy:
@@ -114,7 +124,10 @@ def _per_task(summary: dict[str, float]) -> dict[str, float]:
 
 
 def baselines(config: Config, episodes: int) -> tuple[dict[str, float], dict[str, float]]:
-    """The random policy's and the oracle's evaluation summaries on the config's evaluation episodes."""
+    """The random policy's and the oracle's evaluation summaries on the trained run's evaluation episodes.
+
+    ``evaluate_run`` plays the episodes of seed ``config.seed + 20_000``; so do these.
+    """
     task = "suite" if isinstance(config.task, list) else config.task
     out = []
     for make in (lambda env: RandomPolicy(env, config.seed), lambda env: OraclePolicy(env, task)):
@@ -126,20 +139,40 @@ def baselines(config: Config, episodes: int) -> tuple[dict[str, float], dict[str
     return out[0], out[1]
 
 
-def learnability(path: Path, seeds: list[int], episodes: int, runs: Path) -> Row:
+def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overrides: list[str] = ()) -> Row:
     """Train ``path`` once per seed, evaluate each, and measure random and oracle on the same episodes."""
-    base = load_config(path, ["training.progress_bar=false"])
+    settings = ["training.progress_bar=false", *overrides]
+    base = load_config(path, settings)
     results = []
+    per_task_random: dict[str, list[float]] = {}
+    per_task_oracle: dict[str, list[float]] = {}
     for seed in seeds:
-        config = load_config(path, ["training.progress_bar=false", f"seed={seed}"])
+        config = load_config(path, [*settings, f"seed={seed}"])
         directory = runs / f"{path.stem}-seed{seed}"
         start = time.monotonic()
         train(Run.create(config, directory, ["scripts/results.py", str(path)]))
         wall = time.monotonic() - start
         summary = evaluate_run(directory, episodes=episodes, record=False)
-        results.append(SeedResult(seed, summary["success_rate"], steps_to(directory), wall, _per_task(summary)))
+        random, oracle = baselines(config, episodes)
+        results.append(
+            SeedResult(
+                seed,
+                summary["success_rate"],
+                steps_to(directory),
+                wall,
+                _per_task(summary),
+                summary["mean_length"],
+                random["success_rate"],
+                oracle["success_rate"],
+                random["mean_length"],
+                oracle["mean_length"],
+            )
+        )
+        for task, value in _per_task(random).items():
+            per_task_random.setdefault(task, []).append(value)
+        for task, value in _per_task(oracle).items():
+            per_task_oracle.setdefault(task, []).append(value)
         print(f"{path.name} seed {seed}: success {summary['success_rate']:.0%} in {wall:.0f} s", file=sys.stderr)
-    random, oracle = baselines(base, episodes)
     task = (
         base.task if isinstance(base.task, str) else " + ".join(t if isinstance(t, str) else t.name for t in base.task)
     )
@@ -148,10 +181,8 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path) -> Row
         task,
         base.training.total_timesteps,
         results,
-        random["success_rate"],
-        oracle["success_rate"],
-        _per_task(random),
-        _per_task(oracle),
+        {task: float(np.mean(v)) for task, v in per_task_random.items()},
+        {task: float(np.mean(v)) for task, v in per_task_oracle.items()},
     )
 
 
@@ -159,8 +190,8 @@ def table(rows: list[Row], episodes: int) -> str:
     """The Markdown table."""
     lines = [
         "| config | task | budget (steps) | seeds | success after budget (mean; min–max) | steps to 90% "
-        "| wall time (2 cores) | random | oracle |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| wall time (2 cores) | random | oracle | episode length: trained / random / oracle |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         values = [s.success for s in row.seeds]
@@ -173,20 +204,70 @@ def table(rows: list[Row], episodes: int) -> str:
         )
         spread = f"; {min(values):.0%}–{max(values):.0%}" if len(values) > 1 else ""
         wall = np.mean([s.wall_seconds for s in row.seeds]) / 60
+
+        def mean(name: str, seeds: list[SeedResult] = row.seeds) -> float:
+            return float(np.mean([getattr(s, name) for s in seeds]))
+
         lines.append(
             f"| `{row.config}` | {row.task} | {row.budget:,} | {len(values)} | **{np.mean(values):.0%}**{spread} "
-            f"| {to_90} | {wall:.1f} min | {row.random:.0%} | {row.oracle:.0%} |"
+            f"| {to_90} | {wall:.1f} min | {mean('random'):.0%} | {mean('oracle'):.0%} "
+            f"| {mean('length'):.1f} / {mean('random_length'):.1f} / {mean('oracle_length'):.1f} |"
         )
         for task in sorted(row.seeds[0].per_task):
             per = [s.per_task.get(task, 0.0) for s in row.seeds]
             lines.append(
                 f"| | ↳ {task} | | | {np.mean(per):.0%} | | | {row.per_task_random.get(task, 0):.0%} "
-                f"| {row.per_task_oracle.get(task, 0):.0%} |"
+                f"| {row.per_task_oracle.get(task, 0):.0%} | |"
             )
     lines.append("")
-    lines.append(f"Success: deterministic evaluation over {episodes} episodes (the same episodes for the random")
-    lines.append("policy and the oracle), on the config's evaluation device.")
+    lines.append(f"Success: deterministic evaluation over {episodes} episodes on the config's evaluation device;")
+    lines.append("the random policy and the scripted oracle play the same episodes (the same seeds) as each")
+    lines.append("trained seed, and their figures are the mean over those seeds.")
     return "\n".join(lines)
+
+
+def commands(rows: list[Row], episodes: int) -> list[str]:
+    """The commands that make ``rows`` again: one per set of seeds, then the merge."""
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for row in rows:
+        groups.setdefault(tuple(s.seed for s in row.seeds), []).append(f"configs/{row.config}")
+    lines, parts = [], []
+    for n, (seeds, configs) in enumerate(groups.items()):
+        lines.append(
+            f"python scripts/results.py {' '.join(configs)} --seeds {' '.join(map(str, seeds))} "
+            f"--episodes {episodes} --json rows{n}.json"
+        )
+        parts.append(f"rows{n}.json")
+    return [*lines, f"python scripts/results.py --merge {' '.join(parts)} --episodes {episodes} --out docs/results.md"]
+
+
+def page(rows: list[Row], episodes: int) -> str:
+    """``docs/results.md``: the table, how it was made and how to make it again."""
+    return "\n".join(
+        [
+            "# What each shipped config learns",
+            "",
+            "Every shipped config trained for its own budget (`training.total_timesteps`), then its final",
+            "model evaluated deterministically, beside a uniformly random policy (valid actions only",
+            "where the config has action masks) and the scripted solver of each task",
+            '(`androidrl/solvers.py`) acting through the same wrappers. "Steps to 90%" is the first',
+            "periodic evaluation during training at 90% success or more (median over the seeds that",
+            "reached it). Wall time is the whole run (training and its periodic evaluations) on the",
+            "2-core machine, per seed.",
+            "",
+            "Not in the table: `emulators.yaml` (needs two Android emulators) and `ray_cluster.yaml`",
+            "(needs a Ray cluster; it trains the quickstart's task, see `tests/test_ray.py`).",
+            "",
+            table(rows, episodes),
+            "",
+            "## Regenerate",
+            "",
+            "```bash",
+            *commands(rows, episodes),
+            "```",
+            "",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,14 +275,33 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="androidrl results", description="Train shipped configs and tabulate what they learn."
     )
-    parser.add_argument("configs", nargs="+", type=Path, help="configs to train (e.g. configs/quickstart.yaml)")
+    parser.add_argument("configs", nargs="*", type=Path, help="configs to train (e.g. configs/quickstart.yaml)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds per config (default 0)")
     parser.add_argument("--episodes", type=int, default=30, help="evaluation episodes (default 30)")
     parser.add_argument("--runs", type=Path, default=Path("runs/results"), help="where the runs go")
-    parser.add_argument("--json", type=Path, help="also write the rows as JSON (to merge tables)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key in every run"
+    )
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON (for --merge)")
+    parser.add_argument("--merge", type=Path, nargs="+", default=[], help="rows saved with --json, to tabulate too")
+    parser.add_argument("--out", type=Path, help="write the whole page (e.g. docs/results.md)")
     args = parser.parse_args(argv)
-    rows = [learnability(path, args.seeds, args.episodes, args.runs) for path in args.configs]
-    print(table(rows, args.episodes))
+    if not args.configs and not args.merge:
+        parser.error("name configs to train, or --merge saved rows")
+    if args.episodes < 1:
+        parser.error("--episodes must be >= 1")
+    try:
+        rows = [Row.from_dict(r) for path in args.merge for r in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError, KeyError) as err:
+        parser.error(f"--merge: not rows saved with --json: {err}")
+    try:
+        rows += [learnability(path, args.seeds, args.episodes, args.runs, args.set) for path in args.configs]
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+    print(table(rows, args.episodes))
+    if args.out:
+        args.out.write_text(page(rows, args.episodes))
     return 0

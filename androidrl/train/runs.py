@@ -6,6 +6,7 @@ A run directory::
       config.yaml          the resolved config (every default written out)
       command.txt          the exact command line(s)
       versions.json        Python and library versions
+      tokenizer.json       how instructions become token ids (with observation.instruction)
       monitor/             SB3 Monitor CSVs, one per worker (episode return, length, success)
       tb/                  TensorBoard logs
       evaluations.csv      periodic evaluations on separate envs (success rate, mean return)
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from androidrl.train.checkpoints import CheckpointError, atomic_write, atomic_write_text, save_normalize
 from androidrl.train.config import Config, ConfigError, dump_config, load_config
+from androidrl.wrappers.instruction import HashTokenizer
 
 CONFIG_FILE = "config.yaml"
 
@@ -85,6 +87,8 @@ class Run:
             run = cls(directory, config)
             run.record(argv if argv is not None else sys.argv)
             atomic_write_text(directory / "versions.json", json.dumps(_versions(), indent=2))
+            if config.observation.instruction is not None:
+                atomic_write_text(directory / "tokenizer.json", json.dumps(tokenizer(config).settings(), indent=2))
         except (OSError, CheckpointError) as err:
             raise ConfigError(f"run_dir: cannot write the run directory {directory}: {err}") from None
         return run
@@ -119,6 +123,12 @@ class Run:
         """The checkpoint with the most steps, if any."""
         found = self.checkpoint_paths()
         return found[-1] if found else None
+
+
+def tokenizer(config: Config) -> HashTokenizer:
+    """The tokenizer of a config's ``observation.instruction`` (which must be set)."""
+    instruction = config.observation.instruction
+    return HashTokenizer(vocab_size=instruction.vocab_size, max_tokens=instruction.max_tokens)
 
 
 def checkpoint_steps(path: Path) -> int:
