@@ -183,10 +183,12 @@ def test_only_the_phone_composition_installs_apps():
     [
         "from androidrl import AndroidEnv, VirtualDevice, VirtualPhone, EnvAction, EnvActionType, make_virtual_env",
         "from androidrl.wrappers import ScreenshotObservation, DiscreteGridAction, MultiDiscreteAction, "
-        "BoxAction, UIElementAction, Geometry",
+        "BoxAction, UIElementAction, Geometry, InstructionObservation, HashTokenizer",
         "from androidrl.vector import make_vector_env, DeviceVectorEnv, DeviceFaultGuard, DeviceSpec, parse_devices",
         "from androidrl.vec_sb3 import make_sb3_vec_env, SB3VecEnv",
-        "from androidrl.compat.metagpt import AndroidExtEnv, ADB_EXEC_FAIL, EnvAction, EnvObsParams",
+        "from androidrl.compat.metagpt import AndroidExtEnv, ADB_EXEC_FAIL, EnvAction, EnvActionType, EnvObsParams, "
+        "EnvObsType",
+        "from androidrl.device.adb import AdbDevice",
         "from androidrl.recording import EpisodeRecorder, load_dataset",
         "from androidrl.device import Device, DeviceSpec, VirtualDevice",
         "from androidrl.train import Config, Run, load_config",

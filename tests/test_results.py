@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from androidrl.train.results import main
+
 from conftest import tiny_config
 
 pytestmark = pytest.mark.slow

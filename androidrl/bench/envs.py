@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from androidrl.bench.figures import Figure, interleave
+from androidrl.device.spec import DeviceSpec
 from androidrl.registration import make_virtual_env, pixel_wrap
 
 
@@ -46,7 +47,7 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             env.close()
 
 
-def _vector_rate(devices: list[str], backend: str, steps: int, **options) -> float:
+def _vector_rate(devices: list[DeviceSpec], backend: str, steps: int, **options) -> float:
     """Random-action steps per second (all envs together) of an SB3 vec env on ``devices``."""
     from androidrl.vector.sb3 import make_sb3_vec_env
 
@@ -79,7 +80,7 @@ BACKENDS = {
 
 def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Wrapped (84x84, Discrete) vector steps/s of every backend on 1, 2, 4 and 8 virtual phones."""
-    device = f"virtual:{width}x{height}@{density}"
+    device = DeviceSpec.virtual_phone(width, height, density)
     steps = 100 if rounds < 8 else 200 if rounds < 20 else 400
     figures = []
     for n in (1, 2, 4, 8):

@@ -238,7 +238,7 @@ class Action(_Model):
     """Which action wrapper (``type``), and its settings: the keyword arguments its constructor takes."""
 
     model_config = ConfigDict(extra="allow")
-    type: Literal["grid", "multidiscrete", "box", "ui_elements"] = "grid"
+    type: Literal[tuple(ACTION_WRAPPERS)] = "grid"  # type: ignore[valid-type]
 
     @model_validator(mode="before")
     @classmethod

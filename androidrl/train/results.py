@@ -90,21 +90,12 @@ class OraclePolicy:
         self.solve = solver_for(task)
 
     def predict(self, obs: Any, state: Any = None, episode_start: Any = None, deterministic: bool = True, **kw: Any):
-        return np.array([self.solve(_outer(e)) for e in self.envs]), None
+        return np.array([self.solve(e) for e in self.envs]), None
 
 
 def _dummy(env: Any) -> Any:
     while not hasattr(env, "envs"):
         env = env.venv
-    return env
-
-
-def _outer(env: Any) -> Any:
-    """The env the action wrapper sits in (the worker's envs are wrapped in Monitor and the guard)."""
-    from androidrl.wrappers.action import BoxAction, DiscreteGridAction, MultiDiscreteAction, UIElementAction
-
-    while not isinstance(env, (UIElementAction, DiscreteGridAction, MultiDiscreteAction, BoxAction)):
-        env = env.env
     return env
 
 

@@ -89,11 +89,6 @@ def list_row(
     )
 
 
-def divider() -> View:
-    """A thin horizontal rule."""
-    return View(height=1, background=DIVIDER)
-
-
 def text_field(
     text: str,
     focused: bool,
