@@ -330,7 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    rollout = sub.add_parser("rollout", help="random agent on a virtual phone, saving screenshots")
+    rollout = sub.add_parser(
+        "rollout",
+        help="random agent on a virtual phone, saving screenshots",
+        description="Play random actions (taps, swipes, typeable text, keys) on a virtual phone and save "
+        "a few screenshots: a first look at the environment.",
+    )
     rollout.add_argument("--steps", type=int, default=30, help="number of random actions (default 30)")
     rollout.add_argument("--out", default="runs/rollout", help="directory for screenshots (default runs/rollout)")
     rollout.add_argument("--save", type=int, default=5, help="how many screenshots to save (default 5)")
@@ -340,12 +345,22 @@ def build_parser() -> argparse.ArgumentParser:
     rollout.add_argument("--density", type=int, default=420, help="screen density in dpi (default 420)")
     rollout.set_defaults(func=_rollout)
 
-    tasks = sub.add_parser("tasks", help="list the built-in tasks, or `tasks check FILE` to validate a task file")
+    tasks = sub.add_parser(
+        "tasks",
+        help="list the built-in tasks, or `tasks check FILE` to validate a task file",
+        description="`androidrl tasks` lists the built-in tasks; `androidrl tasks check FILE` validates a "
+        "task YAML file (every key, condition and step) without running it.",
+    )
     tasks.add_argument("action", nargs="?", choices=["list", "check"], default="list", help="list (default) or check")
     tasks.add_argument("file", nargs="?", help="the task YAML file to check")
     tasks.set_defaults(func=_tasks)
 
-    record = sub.add_parser("record", help="record episodes of a random policy as a dataset")
+    record = sub.add_parser(
+        "record",
+        help="record episodes of a random policy as a dataset",
+        description="Record episodes of a random policy (observations, frames, actions, rewards, infos) as "
+        ".npz + .json files that androidrl.recording.load_dataset reads back.",
+    )
     record.add_argument("--task", default="tap-target", help="built-in task name or YAML file")
     record.add_argument("--episodes", type=int, default=3, help="number of episodes (default 3)")
     record.add_argument("--out", default="recordings", help="directory for the episodes (default recordings)")
@@ -383,7 +398,12 @@ def build_parser() -> argparse.ArgumentParser:
     configs.add_argument("dest", nargs="?", default=".", help="where to copy it (default: the current directory)")
     configs.set_defaults(func=_configs)
 
-    virtual = sub.add_parser("virtual", help="serve virtual phones as adb devices over TCP")
+    virtual = sub.add_parser(
+        "virtual",
+        help="serve virtual phones as adb devices over TCP",
+        description="Serve virtual phones through a virtual adbd (and, on emulator ports, an emulator "
+        "console) until Ctrl-C or SIGTERM: `adb connect 127.0.0.1:PORT` and drive them as devices.",
+    )
     virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
     virtual.add_argument("--port", type=int, default=6101, help="first TCP port (default 6101)")
     virtual.add_argument(
@@ -425,11 +445,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     virtual.set_defaults(func=_virtual)
 
-    for name, func, text in (
-        ("devices", _devices, "list devices with state, model and screen size"),
-        ("doctor", _doctor, "check adb, the adb server and every device"),
+    for name, func, text, about in (
+        (
+            "devices",
+            _devices,
+            "list devices with state, model and screen size",
+            "List the adb server's devices with their state, model and screen size, and explain "
+            "offline or unauthorized ones (--cluster: the devices a Ray cluster advertises).",
+        ),
+        (
+            "doctor",
+            _doctor,
+            "check adb, the adb server and every device",
+            "Check the adb binary, the adb server and every device (shell, screenshot, UI dump), with timings.",
+        ),
     ):
-        cmd = sub.add_parser(name, help=text)
+        cmd = sub.add_parser(name, help=text, description=about)
         cmd.add_argument("--host", default="127.0.0.1", help="adb server host (default 127.0.0.1)")
         cmd.add_argument(
             "--port", type=int, default=None, help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)"
@@ -454,7 +485,12 @@ def build_parser() -> argparse.ArgumentParser:
     node.add_argument(
         "--virtual-size", type=_virtual_size, default=(360, 800, 160), help="WxH@DPI of those phones (360x800@160)"
     )
-    node.add_argument("--adb-port", type=int, default=None, help="this host's adb server port (default 5037)")
+    node.add_argument(
+        "--adb-port",
+        type=int,
+        default=None,
+        help="this host's adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)",
+    )
     node.add_argument("--num-cpus", type=int, default=None, help="CPUs the node offers (default: all)")
     node.set_defaults(func=_node)
     return parser
@@ -507,7 +543,8 @@ def _configs(args: argparse.Namespace) -> int:
         print(f"androidrl configs copy: give a shipped config ({', '.join(shipped)}) or all", file=sys.stderr)
         return 2
     dest = Path(args.dest)
-    dest.mkdir(parents=True, exist_ok=True)
+    as_file = len(names) == 1 and dest.suffix in (".yaml", ".yml") and not dest.is_dir()
+    (dest.parent if as_file else dest).mkdir(parents=True, exist_ok=True)
     for name in names:
         target = dest / shipped[name].name if dest.is_dir() else dest
         if target.exists():

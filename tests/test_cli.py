@@ -1,13 +1,17 @@
 """The installed ``androidrl`` command: version, shipped configs, and the commands it hands on."""
 
+import argparse
+import importlib
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 import androidrl
+from androidrl.cli import DELEGATES, build_parser
 from androidrl.train.config import load_config, shipped_configs
 
 COMMAND = str(Path(sys.executable).with_name("androidrl"))
@@ -46,6 +50,60 @@ def test_configs_copy_gives_an_editable_config_and_never_overwrites(tmp_path):
     assert bad.returncode == 2 and "give a shipped config" in bad.stderr
     assert run("configs", "copy", "all", str(tmp_path / "all")).returncode == 0
     assert sorted(p.stem for p in (tmp_path / "all").iterdir()) == sorted(shipped_configs())
+
+
+def test_configs_copy_to_a_yaml_name_writes_that_file(tmp_path):
+    done = run("configs", "copy", "wifi_on", "mine/wifi.yaml", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "mine" / "wifi.yaml").is_file()
+    assert load_config(tmp_path / "mine" / "wifi.yaml").task == "wifi-on"
+
+
+def _every_parser(monkeypatch) -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser: the ones build_parser makes, and those the delegated commands make."""
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    parsers = {name: p for name, p in sub.choices.items() if name not in DELEGATES}
+    seen = []
+    monkeypatch.setattr(argparse.ArgumentParser, "print_help", lambda self, file=None: seen.append(self))
+    for name, (target, _) in DELEGATES.items():
+        module, function = target.split(":")
+        with pytest.raises(SystemExit):
+            getattr(importlib.import_module(module), function)(["--help"])
+        parsers[name] = seen[-1]
+    return parsers
+
+
+def test_every_command_page_has_a_description_and_every_option_help(monkeypatch):
+    parsers = _every_parser(monkeypatch)
+    assert set(parsers) >= {"train", "evaluate", "tune", "watch", "results", "bench", "virtual", "node", "doctor"}
+    for name, parser in parsers.items():
+        assert parser.description, f"androidrl {name} --help has no description"
+        for action in parser._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, f"androidrl {name}: {action.option_strings or action.dest} has no help"
+
+
+def test_shipped_configs_say_how_to_train_them_with_the_installed_command():
+    for name, path in shipped_configs().items():
+        text = path.read_text()
+        assert "scripts/" not in text, f"{name}.yaml points at the repository's scripts"
+        assert f"androidrl train --config {name}" in text
+
+
+@pytest.mark.slow
+def test_a_new_user_copies_the_quickstart_and_trains_it_outside_the_repository(tmp_path):
+    # README: pip install -e ".[train]", then `androidrl configs copy quickstart .` and
+    # `androidrl train --config quickstart.yaml`, no repository scripts (here with a small budget).
+    assert run("configs", "copy", "quickstart", ".", cwd=tmp_path).returncode == 0
+    done = run(
+        "train", "--config", "quickstart.yaml", "--set", "training.total_timesteps=256",
+        "--set", "training.eval_freq=128", "--set", "training.progress_bar=false", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (directory,) = (tmp_path / "runs").glob("quickstart-*")
+    assert (directory / "final_model.zip").is_file() and (directory / "best_model.zip").is_file()
+    assert (directory / "evaluations.npz").is_file()
 
 
 def test_delegated_commands_have_their_own_help():
