@@ -137,3 +137,12 @@ def test_torch_gets_the_cores_the_env_workers_leave_free():
             parse_config({"algo": {"torch_threads": 0}})
     finally:
         torch.set_num_threads(before)
+
+
+def test_the_emulators_config_takes_the_adb_port_from_the_environment(monkeypatch):
+    # ANDROID_ADB_SERVER_PORT, as adb itself, not a hard-coded 5037
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", "5099")
+    config = load_config("emulators")
+    assert config.devices.adb.port is None
+    device = config.devices.specs()[0].make_device()
+    assert device.serial == "emulator-5554" and device.client.port == 5099

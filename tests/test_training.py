@@ -47,7 +47,8 @@ def test_a_run_directory_has_everything(trained):
     assert trained.timesteps >= 256 and trained.final_model == run / "final_model.zip"
     assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 256
     assert "scripts/train.py --config short.yaml" in (run / "command.txt").read_text()
-    assert json.loads((run / "versions.json").read_text())["stable_baselines3"]
+    versions = json.loads((run / "versions.json").read_text())
+    assert versions["stable_baselines3"] and versions["sb3_contrib"] and "androidrl_commit" in versions
     assert sorted(p.name for p in (run / "monitor").iterdir()) == ["worker_0.monitor.csv", "worker_1.monitor.csv"]
     assert list((run / "tb").rglob("events.out.tfevents.*"))
     assert (run / "evaluations.csv").read_text().startswith("timesteps,success_rate,mean_return")
@@ -102,9 +103,21 @@ def test_init_from_starts_a_new_run_from_trained_weights(trained, tmp_path):
     tuned = PPO.load(result.final_model).policy.state_dict()
     assert result.timesteps == 128  # a new run with its own step count
     assert all(np.allclose(tuned[k].numpy(), v.numpy(), atol=1e-6) for k, v in source.items())
+    from_zip = train(
+        Run.create(parse_config(tiny), tmp_path / "zip"), init_from=trained.run.directory / "final_model.zip"
+    )
+    zipped = PPO.load(from_zip.final_model).policy.state_dict()
+    assert all(np.allclose(zipped[k].numpy(), v.numpy(), atol=1e-6) for k, v in source.items())
     fresh = train(Run.create(parse_config(tiny), tmp_path / "fresh"))
     fresh_weights = PPO.load(fresh.final_model).policy.state_dict()
     assert not all(np.allclose(fresh_weights[k].numpy(), v.numpy(), atol=1e-6) for k, v in source.items())
+
+
+def test_algo_verbose_reaches_the_model_and_prints_sb3s_table(tmp_path, capsys):
+    tiny = {**SHORT, "algo": {**SHORT["algo"], "verbose": 1}, "training": {**SHORT["training"], "eval_freq": 0}}
+    result = train(Run.create(parse_config(tiny), tmp_path / "verbose"))
+    assert result.final_model.exists()
+    assert "total_timesteps" in capsys.readouterr().out  # SB3's own progress table
 
 
 def test_init_from_refuses_what_does_not_fit(trained, tmp_path, capsys):
@@ -256,3 +269,13 @@ def test_the_notebook_finds_the_newest_run_by_default(tmp_path, monkeypatch):
     (tmp_path / "runs" / "q-20261122-101500" / "config.yaml").write_text("{}")
     (tmp_path / "runs" / "q-20260101-000000" / "config.yaml").write_text("{}")
     assert analysis.newest_run("q") == Path("runs/q-20261122-101500")  # the newest with a config
+
+
+def test_the_progress_bar_shows_one_rate_and_the_steps_really_taken(tmp_path, capsys):
+    # 2 envs x n_steps 64: SB3 takes whole rollouts of 128 steps, so a budget of 100 ends at 128.
+    tiny = {**SHORT, "training": {**SHORT["training"], "total_timesteps": 100, "eval_freq": 0, "progress_bar": True}}
+    result = train(Run.create(parse_config(tiny), tmp_path / "bar"))
+    assert result.timesteps == 128
+    lines = [line for line in capsys.readouterr().err.replace("\r", "\n").splitlines() if "%|" in line]
+    assert lines and "128/128" in lines[-1] and lines[-1].startswith("test: 100%")
+    assert all(line.count("/s") == 1 and "steps/s, success" in line for line in lines if "/s" in line)

@@ -1,8 +1,11 @@
 """Tuning with Optuna: a resumable SQLite study, the best parameters as a ready config, early stops."""
 
 import csv
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -83,3 +86,22 @@ def test_seeds_train_one_run_each_and_compare(tmp_path):
     assert analysis.seed_runs(runs[1]) == runs
     spread = analysis.across_seeds(runs)
     assert list(spread["steps"]) == [64, 128] and spread["runs"].shape == (2, 2)
+
+
+def test_ctrl_c_stops_tuning_without_scoring_the_half_trained_trial(tmp_path):
+    import optuna
+
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump({**TINY, "training": {**TINY["training"], "total_timesteps": 1_000_000}}))
+    study = tmp_path / "study"
+    command = [COMMAND, "tune", "--config", str(config), "--trials", "3", "--study-dir", str(study)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list(study.glob("trial_0/seed_*/evaluations.csv")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # until the first trial is training (it has evaluated once)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "the same command goes on" in err
+    trials = optuna.load_study(study_name="tiny", storage=f"sqlite:///{study / 'study.db'}").trials
+    assert len(trials) == 1 and trials[0].state == optuna.trial.TrialState.FAIL  # not scored, no next trial

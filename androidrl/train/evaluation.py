@@ -211,3 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"written to {summary['directory']}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

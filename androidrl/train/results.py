@@ -27,7 +27,7 @@ from androidrl.train.compose import eval_devices, make_env
 from androidrl.train.config import Config, ConfigError, load_config
 from androidrl.train.evaluation import evaluate, evaluate_run, summarize
 from androidrl.train.runs import Run
-from androidrl.train.training import train
+from androidrl.train.training import Interrupted, train
 
 
 @dataclass
@@ -141,7 +141,9 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
         config = load_config(path, [*settings, f"seed={seed}"])
         directory = runs / f"{path.stem}-seed{seed}"
         start = time.monotonic()
-        train(Run.create(config, directory, ["scripts/results.py", str(path)]))
+        result = train(Run.create(config, directory, ["scripts/results.py", str(path)]))
+        if result.stopped_by is not None:  # a half-trained seed is no result: stop the table
+            raise Interrupted(result.stopped_by)
         wall = time.monotonic() - start
         summary = evaluate_run(directory, episodes=episodes, record=False)
         random, oracle = baselines(config, episodes)
@@ -290,9 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except Interrupted as stop:
+        print(f"interrupted: the runs so far are in {args.runs}; no table written", file=sys.stderr)
+        return 128 + stop.signum
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))
     print(table(rows, args.episodes))
     if args.out:
         args.out.write_text(page(rows, args.episodes))
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

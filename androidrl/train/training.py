@@ -54,6 +54,18 @@ class _Stop(Exception):
     """Raised in the main thread when SIGTERM arrives (SIGINT raises KeyboardInterrupt)."""
 
 
+class Interrupted(Exception):
+    """A signal stopped a training that was one of several (a tuning trial, a table's seed): stop them all.
+
+    Attributes:
+        signum: The signal (SIGINT or SIGTERM); a command exits with ``128 + signum``.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = int(signum)
+
+
 @contextlib.contextmanager
 def _stop_on_sigterm():
     """Turn SIGTERM (what schedulers send) into an exception training can catch, as Ctrl-C is."""
@@ -284,3 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + result.stopped_by  # 130 for Ctrl-C, 143 for SIGTERM, as shells report them
     print(f"done: {result.timesteps} steps; run in {result.run.directory}; model {result.final_model}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

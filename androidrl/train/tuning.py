@@ -14,6 +14,7 @@ import argparse
 import csv
 import inspect
 import math
+import signal
 import statistics
 import sys
 from pathlib import Path
@@ -85,13 +86,14 @@ def tune(
 
     Raises:
         ConfigError: The config never evaluates (``training.eval_freq: 0``), or Optuna is missing.
+        Interrupted: Ctrl-C or SIGTERM stopped a trial's training (the trial is failed, not scored).
     """
     try:
         import optuna
     except ImportError:
         raise ConfigError("tuning needs optuna: pip install 'androidrl[train]'") from None
     from androidrl.train.runs import Run
-    from androidrl.train.training import train
+    from androidrl.train.training import Interrupted, train
 
     if not config.training.eval_freq:
         raise ConfigError("training.eval_freq: tuning scores trials by their evaluations; set it above 0")
@@ -107,6 +109,8 @@ def tune(
         pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=config.training.eval_freq),
     )
 
+    stopped: list[int] = []  # the signal that stopped a trial's training, if one did
+
     def objective(trial: Any) -> float:
         params = sample(trial, space)
         scores = []
@@ -121,6 +125,11 @@ def tune(
 
             directory = study_dir / f"trial_{trial.number}" / f"seed_{seed}"
             result = train(Run.create(trial_config, directory, sys.argv), on_evaluation=report)
+            if result.stopped_by is not None:  # a half-trained trial is not scored: it fails, and tuning stops
+                stopped.append(result.stopped_by)
+                trial.set_user_attr("interrupted", signal.Signals(result.stopped_by).name)
+                trial.study.stop()
+                return math.nan
             scores.append(_last_success(result.run))
             if seed == seeds[0] and trial.should_prune():
                 raise optuna.TrialPruned()
@@ -132,6 +141,8 @@ def tune(
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study.optimize(objective, n_trials=trials, timeout=timeout, callbacks=[after], catch=(ConfigError,))
+    if stopped:
+        raise Interrupted(stopped[0])
     return study
 
 
@@ -181,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.trials < 1:
         parser.error("--trials must be at least 1")
+    from androidrl.train.training import Interrupted
+
     study_dir = args.study_dir
     try:
         config = load_config(args.config, args.set)
@@ -189,12 +202,16 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted) as stop:
         print(f"\ninterrupted; the study in {study_dir} is kept: the same command goes on", file=sys.stderr)
-        return 130
+        return 128 + (stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
     complete = [t for t in study.trials if t.value is not None and not math.isnan(t.value)]
     print(f"{len(study.trials)} trials in {study_dir / 'study.db'}; table: {study_dir / 'trials.csv'}")
     if complete:
         print(f"best: trial {study.best_trial.number}, success {study.best_value:.0%}, {study.best_params}")
         print(f"train it: androidrl train --config {study_dir / 'best.yaml'}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

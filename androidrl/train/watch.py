@@ -83,3 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{args.episodes} episodes, success {summary['success_rate']:.0%}: {path}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
