@@ -28,7 +28,14 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
         == 0
     )
     report = json.loads(out.read_text())
-    assert report["settings"] == {"rounds": 4, "size": [180, 400], "density": 80}
+    settings = report["settings"]
+    assert {k: settings[k] for k in ("rounds", "size", "density", "quick")} == {
+        "rounds": 4,
+        "size": [180, 400],
+        "density": 80,
+        "quick": True,
+    }
+    assert set(settings["suite_seconds"]) == {"adb", "wrapped"} and report["machine"]["adb"].startswith("Android")
     figures = {f["name"]: f for f in report["figures"]}
     observed = figures["observed step (tap + screenshot + XML)"]
     assert set(observed["contenders"]) == {"seed", "adbutils", "adbdevice", "inprocess", "transport limit"}
@@ -39,8 +46,9 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
             baseline = figure["contenders"][figure["baseline"]]["median"]
             expected = baseline / contender["median"] if figure["unit"] == "ms" else contender["median"] / baseline
             assert abs(contender["ratio_to_baseline"] - expected) < 1e-9, name
-    wrapped = figures["in-process steps/s, 180x400"]["contenders"]
-    assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
+    for size in ("180x400", "360x800"):  # the run's size, and 360x800 (a target names it)
+        wrapped = figures[f"in-process steps/s, {size}"]["contenders"]
+        assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
     printed = capsys.readouterr().out
     assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed
 

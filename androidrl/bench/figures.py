@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,13 +74,17 @@ def table(figures: list[Figure]) -> str:
 
 
 def as_json(figures: list[Figure], settings: dict) -> dict:
-    """The figures and the machine they ran on, for ``--json``."""
+    """The figures, when and on what they ran (machine, versions, adb), for ``--json``."""
     return {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
+            "cpu": _cpu_model(),
+            "adb": _adb_version(),
         },
+        "versions": _package_versions(),
         "settings": settings,
         "figures": [
             {
@@ -99,3 +104,32 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
             for f in figures
         ],
     }
+
+
+def _cpu_model() -> str:
+    """The CPU's model name (Linux), or the platform's processor string."""
+    try:
+        for line in open("/proc/cpuinfo"):  # noqa: SIM115
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def _adb_version() -> str | None:
+    """The first line of ``adb version``, if adb is installed."""
+    try:
+        done = subprocess.run(["adb", "version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.splitlines()[0] if done.stdout else None
+
+
+def _package_versions() -> dict:
+    """The versions of androidrl (with its commit) and its libraries, as a training run records them."""
+    try:
+        from androidrl.train.runs import package_versions
+    except ImportError:  # the training extra is not installed
+        return {}
+    return package_versions()

@@ -86,7 +86,7 @@ class Run:
             directory.mkdir(parents=True, exist_ok=True)
             run = cls(directory, config)
             run.record(argv if argv is not None else sys.argv)
-            atomic_write_text(directory / "versions.json", json.dumps(_versions(), indent=2))
+            atomic_write_text(directory / "versions.json", json.dumps(package_versions(), indent=2))
             if config.observation.instruction is not None:
                 atomic_write_text(directory / "tokenizer.json", json.dumps(tokenizer(config).settings(), indent=2))
         except (OSError, CheckpointError) as err:
@@ -141,7 +141,8 @@ def vecnormalize_path(checkpoint: Path) -> Path:
     return checkpoint.with_name(f"vecnormalize_{checkpoint_steps(checkpoint)}.npz")
 
 
-def _versions() -> dict[str, str]:
+def package_versions() -> dict[str, str]:
+    """Python, the platform, androidrl (and its git commit) and the libraries a run uses, by name."""
     import gymnasium
     import stable_baselines3
     import torch
