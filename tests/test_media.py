@@ -111,16 +111,18 @@ def test_a_gif_is_full_size_by_default(tmp_path):
 def test_newest_run_of_any_experiment_and_seed_siblings(tmp_path):
     import yaml
 
-    for name, seed in (("a-1", 0), ("b-2", 0), ("b-3", 1), ("c-4", 0)):
+    for name, seed in (("a-1", 0), ("b-2", 0), ("b-3", 1), ("c-4", 0), ("b-5", 0)):
         (tmp_path / name).mkdir()
         config = {"experiment": name[0], "seed": seed, "task": "tap-target" if name[0] != "c" else "open-app"}
         (tmp_path / name / "config.yaml").write_text(yaml.safe_dump(config))
         (tmp_path / name / "versions.json").write_text("{}")
         (tmp_path / name / "evaluations.csv").write_text(f"timesteps,success_rate\n100,{seed * 0.5}\n200,{seed}\n")
-    assert analysis.newest_run(roots=(str(tmp_path),)).name == "c-4"
-    assert analysis.newest_run("b", roots=(str(tmp_path),)).name == "b-3"
-    # same config but the seed (the experiment name differs between a and b here)
-    siblings = analysis.seed_runs(tmp_path / "b-3")
+    assert analysis.newest_run(roots=(str(tmp_path),)).name == "b-5"
+    assert analysis.newest_run("c", roots=(str(tmp_path),)).name == "c-4"
+    # same config but the seed (the experiment name differs between a and b here); one run per seed,
+    # the newest of seed 0 (b-5 over b-2), unless the one asked about is itself of that seed
+    assert [p.name for p in analysis.seed_runs(tmp_path / "b-3")] == ["b-3", "b-5"]
+    siblings = analysis.seed_runs(tmp_path / "b-2")
     assert [p.name for p in siblings] == ["b-2", "b-3"]
     spread = analysis.across_seeds(siblings)
     assert list(spread["steps"]) == [100, 200] and list(spread["mean"]) == [0.25, 0.5]

@@ -158,6 +158,18 @@ def test_the_notebook_executes_on_the_run(trained):
         assert (trained.run.directory / name).stat().st_size > 1000
 
 
+def test_the_notebook_compares_runs_across_seeds(tmp_path):
+    # `androidrl train --seeds 0 1`: two runs that differ only in the seed, side by side
+    runs = [train(Run.create(parse_config({**SHORT, "seed": seed}), tmp_path / f"short-{seed}")) for seed in (0, 1)]
+    notebook = nbformat.read(ROOT / "notebooks" / "evaluate.ipynb", as_version=4)
+    parameters = next(c for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
+    parameters.source = f'run_dir = "{runs[1].run.directory}"\nepisodes = 2'
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    texts = [o.get("data", {}).get("text/markdown", "") for c in notebook.cells for o in c.get("outputs", [])]
+    assert any(t.startswith("**2 seeds**: final success") for t in texts), texts
+    assert (runs[1].run.directory / "seeds.png").stat().st_size > 1000
+
+
 def test_recurrent_ppo_trains_and_evaluates_with_its_lstm_state(tmp_path):
     config = parse_config(
         {

@@ -43,19 +43,27 @@ def _created(run: Path) -> float:
 
 
 def seed_runs(run_dir: str | Path) -> list[Path]:
-    """The run and its siblings that differ from it only in the seed (``androidrl train --seeds``), oldest first."""
+    """The run and its siblings that differ from it only in the seed (``androidrl train --seeds``), oldest first.
+
+    One run per seed: the newest of a seed trained more than once (and ``run_dir`` itself for its own seed).
+    """
     import yaml
 
     run_dir = Path(run_dir)
 
-    def without_seed(path: Path) -> dict:
+    def read(path: Path) -> tuple[object, dict]:
         config = yaml.safe_load((path / "config.yaml").read_text())
-        config.pop("seed", None)
-        return config
+        return config.pop("seed", None), config
 
-    mine = without_seed(run_dir)
+    seed, mine = read(run_dir)
     siblings = [p for p in run_dir.parent.iterdir() if (p / "config.yaml").is_file()]
-    return sorted((p for p in siblings if without_seed(p) == mine), key=_created)
+    newest: dict[object, Path] = {}
+    for path in sorted(siblings, key=_created):
+        their_seed, theirs = read(path)
+        if theirs == mine:
+            newest[their_seed] = path
+    newest[seed] = run_dir
+    return sorted(newest.values(), key=_created)
 
 
 def across_seeds(runs: list[Path]) -> dict[str, np.ndarray]:
