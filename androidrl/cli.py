@@ -176,6 +176,7 @@ def _virtual(args: argparse.Namespace) -> int:
     from androidrl.virtual.adbd import LOOPBACK, AdbdServer, run_forever
     from androidrl.virtual.console import ConsoleServer
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
+    from androidrl.virtual.metrics import check_display
     from androidrl.virtual.phone import VirtualPhone
 
     # On an emulator's adb port (odd, 5555-5585; or any odd port with --emulator) phones take
@@ -189,6 +190,7 @@ def _virtual(args: argparse.Namespace) -> int:
         print("androidrl virtual: --faults serves host:port serials; use a port outside 5555-5585", file=sys.stderr)
         return 2
     try:
+        check_display(args.width, args.height, args.density)  # before any port is taken
         plan = FaultPlan.parse(args.faults, args.count) if args.faults else None
         keys = load_keys(args.auth or ["~/.android/adbkey.pub"]) if args.auth is not None else None
     except ValueError as err:

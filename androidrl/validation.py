@@ -56,8 +56,32 @@ def format_errors(err: ValidationError) -> str:
 MAX_DEPTH = 32
 
 
+class _TooDeep(Exception):
+    """Raised while composing a YAML document that nests deeper than :data:`MAX_DEPTH`."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """YAML's safe loader, except that a key written twice in one mapping is an error (not "the last wins")."""
+    """YAML's safe loader, except for keys written twice and documents nested too deep.
+
+    A key written twice in one mapping is an error (not "the last wins"). A document nesting
+    far deeper than :data:`MAX_DEPTH` stops as soon as it does: PyYAML composes recursively,
+    so a few hundred levels would exhaust Python's stack before :func:`check_depth` runs.
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH + 2:  # (a backstop: check_depth draws the exact line on the data)
+                raise _TooDeep(self.peek_event().start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen = set()
@@ -87,6 +111,8 @@ def read_yaml(path: str | Path, error: type[Exception], what: str) -> Any:
         raise error(f"{path}: the {what} is not a UTF-8 text file (a binary file?): {err.reason}") from None
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader)
+    except _TooDeep as err:
+        raise error(f"{path}: nests more than {MAX_DEPTH} levels deep (at line {err.line})") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -99,7 +125,8 @@ def check_depth(data: Any, error: type[Exception], source: str, limit: int = MAX
     """Raise ``error`` if mappings and lists in ``data`` nest more than ``limit`` levels deep."""
     level = [data]
     for _ in range(limit):
-        level = [child for item in level for child in _children(item)]
+        # each container once per level: YAML aliases may repeat one many times (a "billion laughs")
+        level = list({id(child): child for item in level for child in _children(item)}.values())
         if not level:
             return
     if any(_children(item) for item in level):

@@ -1,5 +1,6 @@
 """Every bad input gets a clear error before any work starts (each row: the input, and the words that explain it)."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from androidrl.errors import TaskError
 from androidrl.tasks.spec import parse_spec
 from androidrl.train.config import ConfigError, load_config, parse_config
 from androidrl.train.runs import Run
+from androidrl.virtual.phone import VirtualPhone
 from androidrl.wrappers import DiscreteGridAction, MultiDiscreteAction
 
 GOOD = {"task": "tap-target"}
@@ -70,6 +72,20 @@ def test_bad_config_files_are_clear_errors(tmp_path):
         load_config(deep)
 
 
+@pytest.mark.parametrize("depth", [33, 600, 5000])
+def test_yaml_nested_hundreds_deep_is_a_clear_error_not_a_recursion_error(tmp_path, capsys, depth):
+    # (PyYAML composes recursively: ~500 levels exhausted Python's stack before the depth was checked)
+    config = tmp_path / "deep.yaml"
+    config.write_text("task: tap-target\nalgo:\n  hyperparams:\n    x: " + "[" * depth + "1" + "]" * depth + "\n")
+    with pytest.raises(ConfigError, match="deep.yaml: nests more than 32 levels deep"):
+        load_config(config)
+    task = tmp_path / "task.yaml"
+    task.write_text("name: t\nsuccess: " + "{not: " * depth + "{shell: echo 1, equals: '1'}" + "}" * depth + "\n")
+    assert cli_main(["tasks", "check", str(task)]) == 1
+    err = capsys.readouterr().err
+    assert "task.yaml: nests more than 32 levels deep" in err and "Traceback" not in err
+
+
 def test_an_unwritable_run_dir_is_an_error_before_any_work():
     config = parse_config({**GOOD, "run_dir": "/dev/null/runs"})
     with pytest.raises(ConfigError, match="run_dir: cannot write the run directory /dev/null/runs"):
@@ -123,6 +139,17 @@ def test_multidiscrete_actions_that_are_not_int_triples_are_refused(action):
 def test_bad_device_strings_are_refused(text):
     with pytest.raises(ValueError, match="bad virtual device|no spaces or control characters"):
         DeviceSpec.parse(text)
+
+
+@pytest.mark.parametrize(("width", "height"), [(4097, 800), (1080, 4097), (63, 800), (200000, 100000)])
+def test_virtual_screens_too_big_to_hold_are_refused_before_any_work(capsys, width, height):
+    message = f"screen must be 64-4096 pixels a side (a bigger frame would not fit in memory), got {width}x{height}"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        VirtualPhone(width, height, 420)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        VirtualDevice(width=width, height=height, density=420).connect()
+    assert cli_main(["virtual", "--width", str(width), "--height", str(height), "--port", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"androidrl virtual: {message}"
 
 
 def test_the_shipped_configs_still_load():

@@ -7,6 +7,24 @@ from collections.abc import Callable
 
 STATUS_BAR_DP = 24
 NAV_BAR_DP = 48
+#: Pixels a side of a screen: a 100000x100000 frame would not fit in memory (the training config's bound too).
+MIN_SIDE, MAX_SIDE = 64, 4096
+MIN_DENSITY = 72
+
+
+def check_display(width: int, height: int, density: int) -> None:
+    """Refuse a screen that is too small, too big to hold in memory, or of too low a density.
+
+    Raises:
+        ValueError: Naming what was expected and what was got.
+    """
+    if not (MIN_SIDE <= int(width) <= MAX_SIDE and MIN_SIDE <= int(height) <= MAX_SIDE):
+        raise ValueError(
+            f"screen must be {MIN_SIDE}-{MAX_SIDE} pixels a side (a bigger frame would not fit in memory), "
+            f"got {width}x{height}"
+        )
+    if int(density) < MIN_DENSITY:
+        raise ValueError(f"density must be >= {MIN_DENSITY} dpi, got {density}")
 
 
 class DisplayMetrics:
@@ -20,7 +38,7 @@ class DisplayMetrics:
         on_change: Runs after an override changes (the screen must be laid out again).
 
     Raises:
-        ValueError: A screen smaller than 64x64 pixels or a density below 72 dpi.
+        ValueError: A side outside 64-4096 pixels or a density below 72 dpi (see :func:`check_display`).
     """
 
     def __init__(
@@ -32,10 +50,7 @@ class DisplayMetrics:
         lock: threading.RLock,
         on_change: Callable[[], None],
     ) -> None:
-        if int(width) < 64 or int(height) < 64:
-            raise ValueError(f"screen must be at least 64x64 pixels, got {width}x{height}")
-        if int(density) < 72:
-            raise ValueError(f"density must be >= 72 dpi, got {density}")
+        check_display(width, height, density)
         self.physical_size = (int(width), int(height))
         self.physical_density = int(density)
         self.override_size: tuple[int, int] | None = None
