@@ -46,11 +46,19 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
             baseline = figure["contenders"][figure["baseline"]]["median"]
             expected = baseline / contender["median"] if figure["unit"] == "ms" else contender["median"] / baseline
             assert abs(contender["ratio_to_baseline"] - expected) < 1e-9, name
+    # every adb figure has its transport limit, and each contender its distance from it
+    for name in ("screenshot (RGB array)", "tap", "UI XML", "observed step (tap + screenshot + XML)"):
+        figure = figures[name]
+        assert figure["limit"] == "transport limit", name
+        limit = figure["contenders"]["transport limit"]["median"]
+        for contender in figure["contenders"].values():
+            assert abs(contender["ratio_to_limit"] - contender["median"] / limit) < 1e-9, name
+    assert figures["in-process steps/s, 180x400"]["limit"] is None
     for size in ("180x400", "360x800"):  # the run's size, and 360x800 (a target names it)
         wrapped = figures[f"in-process steps/s, {size}"]["contenders"]
         assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
     printed = capsys.readouterr().out
-    assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed
+    assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed and "vs limit" in printed
 
 
 def test_bad_arguments_are_refused_by_the_parser(capsys):

@@ -103,8 +103,39 @@ def _wifi_row(device: Device) -> tuple[int, int]:
     return next(e.center for e in ui_elements(device.dump_ui()) if e.text == "Wi-Fi")
 
 
+#: The contender of each adb figure that moves the figure's bytes and nothing else.
+LIMIT = "transport limit"
+_FRAME_FILE = "/data/local/tmp/bench_frame.raw"
+_UI_FILE = "/data/local/tmp/bench_ui.xml"
+
+
+def _transport_limits(adb: AdbDevice) -> dict[str, Callable[[], object]]:
+    """Each adb figure's transport limit: its answer moved by adbd, the adb server and our client, no phone work.
+
+    The answers are saved on the phone first (``screencap``'s raw bytes, a UI dump), then
+    read back with ``cat`` over the service the figure's contender uses, so a figure's
+    distance from its limit is what the phone's own work and the extra round trips cost:
+
+    - screenshot: the raw frame over ``exec:``, as :meth:`AdbDevice.screenshot` reads it;
+    - tap: ``true`` over shell protocol v2: a round trip answered by an exit status alone,
+      which is all a tap answers;
+    - UI XML: the same XML over shell protocol v2, as :meth:`Device.dump_ui` reads it;
+    - observed step: the frame and the XML in one ``exec:`` (the fewest round trips that move
+      both; the tap's request is a few bytes on the way there). Two ``cat`` commands, so the phone
+      never joins the two files into one.
+    """
+    adb.shell(f"screencap {_FRAME_FILE} && uiautomator dump {_UI_FILE}")
+    client, serial = adb.client, adb.serial
+    return {
+        "screenshot": lambda: client.exec_out(serial, f"cat {_FRAME_FILE}"),
+        "tap": lambda: client.shell(serial, "true"),
+        "xml": lambda: client.shell(serial, f"cat {_UI_FILE}"),
+        "step": lambda: client.exec_out(serial, f"cat {_FRAME_FILE}; cat {_UI_FILE}"),
+    }
+
+
 def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """Screenshot, tap, UI dump and a whole observed step: seed vs AdbDevice vs in process."""
+    """Screenshot, tap, UI dump and a whole observed step: seed vs AdbDevice vs in process, and each one's limit."""
     phone_proc = VirtualPhoneProcess(width, height, density)
     local = VirtualDevice(width=width, height=height, density=density)
     try:
@@ -124,10 +155,7 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             def step(dev_tap, dev_shot, dev_xml) -> Callable[[], None]:
                 return lambda: (dev_tap(), dev_shot(), dev_xml())
 
-            # The transport limit: the same raw frame (``screencap``'s bytes, in a file) moved by
-            # adbd, the adb server and our client, with no phone work but a `cat`.
-            adb.shell("screencap /data/local/tmp/bench_frame.raw")
-            transport = lambda: adb.client.exec_out(adb.serial, "cat /data/local/tmp/bench_frame.raw")  # noqa: E731
+            limits = _transport_limits(adb)
             x, y = points["adbdevice"]
             lx, ly = points["inprocess"]
             lib_shot = lambda: np.asarray(lib.screenshot())  # noqa: E731  (decoded, like the others)
@@ -142,11 +170,12 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": lib_shot,
                             "adbdevice": adb.screenshot,
                             "inprocess": local.screenshot,
-                            "transport limit": transport,
+                            LIMIT: limits["screenshot"],
                         },
                         rounds,
                         before=change_screen,
                     ),
+                    limit=LIMIT,
                 ),
                 Figure(
                     "tap",
@@ -157,9 +186,11 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": lib_tap,
                             "adbdevice": lambda: adb.tap(x, y),
                             "inprocess": lambda: local.tap(lx, ly),
+                            LIMIT: limits["tap"],
                         },
                         rounds,
                     ),
+                    limit=LIMIT,
                 ),
                 Figure(
                     "UI XML",
@@ -170,10 +201,12 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": lib.dump_hierarchy,
                             "adbdevice": adb.dump_ui,
                             "inprocess": local.dump_ui,
+                            LIMIT: limits["xml"],
                         },
                         rounds,
                         before=change_screen,
                     ),
+                    limit=LIMIT,
                 ),
                 Figure(
                     "observed step (tap + screenshot + XML)",
@@ -184,10 +217,11 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "adbutils": step(lib_tap, lib_shot, lib.dump_hierarchy),
                             "adbdevice": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
                             "inprocess": step(lambda: local.tap(lx, ly), local.screenshot, local.dump_ui),
-                            "transport limit": transport,
+                            LIMIT: limits["step"],
                         },
                         rounds,
                     ),
+                    limit=LIMIT,
                 ),
             ]
     finally:

@@ -20,6 +20,8 @@ class Figure:
     samples: dict[str, list[float]] = field(default_factory=dict)
     unit: str = "ms"
     higher_is_better: bool = False
+    #: The contender that marks the best possible (e.g. the transport limit over adb), if any.
+    limit: str | None = None
 
     @classmethod
     def rate(cls, name: str, baseline: str, samples: dict[str, list[float]] | None = None) -> Figure:
@@ -40,6 +42,13 @@ class Figure:
         base, this = self.median(self.baseline), self.median(contender)
         return this / base if self.higher_is_better else base / this
 
+    def ratio_to_limit(self, contender: str) -> float | None:
+        """How many times the limit's cost ``contender`` pays (1.0: at the limit), or None without a limit."""
+        if self.limit is None:
+            return None
+        limit, this = self.median(self.limit), self.median(contender)
+        return limit / this if self.higher_is_better else this / limit
+
 
 def interleave(
     contenders: dict[str, Callable[[], None]], rounds: int, before: Callable[[str], None] | None = None, warmup: int = 2
@@ -59,14 +68,16 @@ def interleave(
 
 
 def table(figures: list[Figure]) -> str:
-    """A plain-text table of medians, p90s and ratios to the baseline."""
-    lines = [f"{'figure':<44} {'contender':<16} {'median':>10} {'p90':>10} {'vs baseline':>12}"]
+    """A plain-text table of medians, p90s, ratios to the baseline and (where a figure has one) to its limit."""
+    lines = [f"{'figure':<44} {'contender':<16} {'median':>10} {'p90':>10} {'vs baseline':>12} {'vs limit':>9}"]
     for fig in figures:
         for name in fig.samples:
             ratio = "baseline" if name == fig.baseline else f"{fig.ratio(name):.1f}x"
+            to_limit = fig.ratio_to_limit(name)
+            limit = "" if to_limit is None else "limit" if name == fig.limit else f"{to_limit:.2f}x"
             lines.append(
                 f"{fig.name:<44} {name:<16} {fig.median(name):>8.2f}{fig.unit if fig.unit == 'ms' else '':>2} "
-                f"{fig.p90(name):>8.2f}{'ms' if fig.unit == 'ms' else '':>2} {ratio:>12}"
+                f"{fig.p90(name):>8.2f}{'ms' if fig.unit == 'ms' else '':>2} {ratio:>12} {limit:>9}"
             )
         if fig.unit != "ms":
             lines.append(f"{'':<44} (unit: {fig.unit})")
@@ -91,11 +102,13 @@ def as_json(figures: list[Figure], settings: dict) -> dict:
                 "name": f.name,
                 "unit": f.unit,
                 "baseline": f.baseline,
+                "limit": f.limit,
                 "contenders": {
                     n: {
                         "median": f.median(n),
                         "p90": f.p90(n),
                         "ratio_to_baseline": f.ratio(n),
+                        "ratio_to_limit": f.ratio_to_limit(n),
                         "samples": f.samples[n],
                     }
                     for n in f.samples
