@@ -103,9 +103,7 @@ class AdbDevice(Device):
 
     def snapshot_names(self) -> list[str]:
         """The emulator's snapshots (its console's ``avd snapshot list``)."""
-        listing = console_command(self.serial, "avd snapshot list", self.timeout)
-        rows = [line.split() for line in listing.splitlines()[2:]]
-        return [row[1] for row in rows if len(row) >= 2 and row[0].isdigit()]
+        return snapshot_list_names(console_command(self.serial, "avd snapshot list", self.timeout))
 
     def save_snapshot(self, name: str) -> None:
         """``adb emu avd snapshot save NAME``."""
@@ -114,6 +112,23 @@ class AdbDevice(Device):
     def load_snapshot(self, name: str) -> None:
         """``adb emu avd snapshot load NAME``; the device drops off adb for a moment on an emulator."""
         console_command(self.serial, f"avd snapshot load {_snapshot_name(name)}", max(self.timeout, 120.0))
+
+
+def snapshot_list_names(listing: str) -> list[str]:
+    """The names in an emulator console's ``avd snapshot list``, whichever form the emulator prints.
+
+    QEMU's table (``ID TAG VM SIZE DATE VM CLOCK``, rows ``--  default_boot  75M ...`` or with a
+    numeric ID; newer QEMU adds an ``ICOUNT`` column): the second column of each row. Newer
+    emulators print bare names, one a line.
+    """
+    names = []
+    for line in listing.splitlines():
+        words = line.split()
+        if len(words) == 1:
+            names.append(words[0])
+        elif len(words) >= 2 and (words[0] == "--" or words[0].isdigit()):
+            names.append(words[1])
+    return names
 
 
 def _snapshot_name(name: str) -> str:

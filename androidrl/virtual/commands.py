@@ -19,11 +19,14 @@ from androidrl.keycodes import KEYCODE_ENTER, keycode_from_string
 from androidrl.virtual.activity import App
 from androidrl.virtual.apk import apk_package
 from androidrl.virtual.core import PhoneCore
+from androidrl.virtual.evdev import TOUCH_MAX
 from androidrl.virtual.intent import Intent, short_component
 from androidrl.virtual.settings_db import NAMESPACES
-from androidrl.virtual.shell import Command, Shell, ShellExit, read_stdin
+from androidrl.virtual.shell import Command, Shell, ShellExit, Stdin, read_stdin, read_stdin_until, stdin_chunks
 
 Result = tuple[bytes, bytes, int]
+#: The built-in display's physical id (the emulator's), as ``screencap -d`` and ``dumpsys`` name it.
+DISPLAY_UNIQUE_ID = "4619827259835644672"
 #: Every command of the phone's shell by name; :class:`~androidrl.virtual.phone.VirtualPhone` gives it to its shells.
 COMMANDS: dict[str, Command] = {}
 
@@ -225,15 +228,27 @@ def _file_error(tool: str, path: str, exc: OSError) -> str:
 def _cat(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     paths = [a for a in argv[1:] if a != "-"] if len(argv) > 1 else []
     if not paths:
-        return read_stdin(sh, stdin), b"", 0
-    out, err, code = bytearray(), bytearray(), 0
+        return _cat_stdin(sh, stdin)
+    if len(paths) == 1:  # the stored bytes themselves: a raw screenshot (10 MB) is never copied
+        try:
+            return sh.phone.fs.read(sh.path(paths[0])), b"", 0
+        except OSError as exc:
+            return fail(_file_error("cat", paths[0], exc))
+    out: list[bytes] = []
+    err, code = [], 0
     for path in paths:
         try:
-            out += sh.phone.fs.read(sh.path(path))
+            out.append(sh.phone.fs.read(sh.path(path)))
         except OSError as exc:
-            err += _file_error("cat", path, exc).encode()
+            err.append(_file_error("cat", path, exc))
             code = 1
-    return bytes(out), bytes(err), code
+    return b"".join(out), "".join(err).encode(), code
+
+
+def _cat_stdin(sh: Shell, stdin: bytes | Stdin) -> Result:
+    """``cat`` of its input: each chunk passed on as it arrives when the output goes straight to the client."""
+    kept = [chunk for chunk in stdin_chunks(sh, stdin) if not sh.stream(chunk)]
+    return b"".join(kept), b"", 0
 
 
 def _flags_and_args(argv: list[str], allowed: str) -> tuple[set[str], list[str]]:
@@ -407,6 +422,9 @@ def _head_tail(sh: Shell, argv: list[str], stdin: bytes, tail: bool) -> Result:
             count, by_bytes = int(arg.lstrip("-nc")), arg.startswith("-c")
         else:
             files.append(arg)
+    if not files and not tail and isinstance(stdin, Stdin):  # head stops reading once it has its lines
+        enough = (lambda came: len(came) >= count) if by_bytes else (lambda came: came.count(b"\n") >= count)
+        stdin = read_stdin_until(sh, stdin, enough)
     sources, errors = _input_lines(sh, files, stdin, argv[0])
     out = bytearray()
     for _, data in sources:
@@ -548,6 +566,8 @@ def _required(rest: list[str], count: int, args: list[str]) -> list[str]:
 
 
 def _input_command(phone: PhoneCore, sub: str, rest: list[str], args: list[str]) -> Result:
+    # Injected into input dispatch, as InputManager.injectInputEvent does: the input
+    # hardware never sees these events, so `getevent` does not show them.
     if sub == "text":
         (text,) = _required(rest, 1, args)
         typed = decode_input_text(text)
@@ -559,9 +579,9 @@ def _input_command(phone: PhoneCore, sub: str, rest: list[str], args: list[str])
             )
         for chunk in re.split(r"([\n])", typed):
             if chunk == "\n":
-                phone.press_key(KEYCODE_ENTER)
+                phone.input.press_key(KEYCODE_ENTER)
             elif chunk:
-                phone.type_text(chunk.replace("\t", ""))
+                phone.input.type_text(chunk.replace("\t", ""))
         return ok()
     if sub == "keyevent":
         longpress = False
@@ -573,12 +593,12 @@ def _input_command(phone: PhoneCore, sub: str, rest: list[str], args: list[str])
         if not rest:
             raise _argument_expected(args[-1], _INPUT_FRAME)
         for name in rest:
-            phone.press_key(keycode_from_string(name))
+            phone.input.press_key(keycode_from_string(name))
         return ok()
     if sub == "tap":
         x, y = (_java_float(v, sub, _INPUT_FRAME) for v in _required(rest, 2, args))
         if _finite(x, y):
-            phone.tap(x, y)
+            phone.input.tap(x, y)
         return ok()
     if sub in ("swipe", "draganddrop"):
         coords = [_java_float(v, sub, _INPUT_FRAME) for v in _required(rest, 4, args)]
@@ -594,7 +614,7 @@ def _input_command(phone: PhoneCore, sub: str, rest: list[str], args: list[str])
         if sub == "draganddrop":
             duration += int(phone.settings.get("secure", "long_press_timeout") or 400)
         if _finite(*coords):
-            phone.swipe(*coords, duration_ms=duration)
+            phone.input.swipe(*coords, duration_ms=duration)
         return ok()
     if sub == "motionevent":
         action, x, y = _required(rest, 3, args)
@@ -619,7 +639,7 @@ def _motion_event(phone: PhoneCore, action: str, x: float, y: float) -> Result:
         touch.touch_down = None
         if down is not None and _finite(x, y):
             held_ms = int((time.monotonic() - down[2]) * 1000)
-            phone.swipe(down[0], down[1], x, y, duration_ms=held_ms)
+            phone.input.swipe(down[0], down[1], x, y, duration_ms=held_ms)
     elif action == "CANCEL":
         touch.touch_down = None
     elif action != "MOVE":
@@ -633,7 +653,7 @@ SCREENCAP_USAGE = (
     "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
     "   -h: this message\n"
     "   -p: save the file as a png.\n"
-    "   -d: specify the physical display ID to capture (default: 4619827259835644672)\n"
+    "   -d: specify the physical display ID to capture (default: " + DISPLAY_UNIQUE_ID + ")\n"
     '       see "dumpsys SurfaceFlinger --display-id" for valid display IDs.\n'
     "If FILENAME ends with .png it will be saved as a png.\n"
     "If FILENAME is not given, the results will be printed to stdout.\n"
@@ -970,7 +990,7 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
             names = names[1:]
         app = phone.apps.get(names[-1]) if names else None
         if app is None or app.system and "--user" not in rest:
-            return fail("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+            return _pm_failure("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
         phone.uninstall(app.package)
         return ok("Success\n")
     try:
@@ -997,6 +1017,11 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return f"Unknown command: {sub}\n".encode(), b"", 255
 
 
+def _pm_failure(text: str) -> Result:
+    """A failed install, uninstall or clear: PackageManagerShellCommand prints it on stdout and exits 1."""
+    return text.encode(), b"", 1
+
+
 def _known_package(phone: PhoneCore, package: str) -> App:
     app = phone.apps.get(package)
     if app is None:
@@ -1020,13 +1045,13 @@ def _install(sh: Shell, args: list[str], stdin: bytes) -> Result:
     package = apk_package(data)
     if package is None:
         where = f"/data/app/{session}/base.apk"
-        return fail(
+        return _pm_failure(
             f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: {where} "
             f"(at Binary XML file line #-1): Failed to load asset path {where}]\n"
         )
     existing = sh.phone.apps.get(package)
     if existing is not None and "-r" not in args and existing.system:
-        return fail(
+        return _pm_failure(
             f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without first uninstalling.]\n"
         )
     sh.phone.install_package(package)
@@ -1107,23 +1132,34 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             f"  Window #0 {window}:\n"
             f"    mDisplayId=0 rootTaskId={task_id} mSession=Session{{{_hash(package)} {pid}:u0a10000}}\n"
             f"  mCurrentFocus={window}\n"
-            f"  mFocusedApp={record}\n"
+            f"  mFocusedApp={record}\n\n" + _display_rotation()
         )
     if service == "activity":
         return ok(_dumpsys_activity(phone, argv[2] if len(argv) > 2 else "activities", record, task_id, pid))
     if service == "display":
-        w, h = phone.size
+        (w, h), (left, top, right, bottom), (pw, ph) = phone.size, _physical_frame(phone), phone.physical_size
         viewport = (
             f"DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-            f"uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, "
-            f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
-            f"deviceWidth={w}, deviceHeight={h}}}"
+            f"uniqueId='local:{DISPLAY_UNIQUE_ID}', physicalPort=0, orientation=0, "
+            f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect({left}, {top} - {right}, {bottom}), "
+            f"deviceWidth={pw}, deviceHeight={ph}}}"
         )
         return ok(
             f"DISPLAY MANAGER (dumpsys display)\n  mViewports=[{viewport}]\n"
             f'  mDefaultViewport={viewport}\n  Display 0:\n    mBaseDisplayInfo=DisplayInfo{{"Built-in '
             f'Screen", displayId 0, real {w} x {h}, rotation 0, density {phone.density}}}\n'
         )
+    if service == "location":  # LocationManagerService.dump: the gps provider's last location
+        fix = phone.location
+        last = "null"
+        if fix is not None:
+            millis = int(fix.uptime * 1000)
+            elapsed = f"+{millis // 60_000}m{millis // 1000 % 60}s{millis % 1000}ms"
+            last = (
+                f"Location[gps {fix.latitude:.6f},{fix.longitude:.6f} hAcc=5.0 et={elapsed} "
+                f"alt={fix.altitude} vAcc=0.5]"
+            )
+        return ok(f"Location Manager State:\n  gps provider:\n    last location={last}\n")
     if service == "power":
         return ok("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n  mHoldingDisplaySuspendBlocker=true\n")
     if service == "battery":  # BatteryService.dumpInternal
@@ -1133,18 +1169,8 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             "  Charge counter: 4000000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n"
             "  scale: 100\n  voltage: 5000\n  temperature: 250\n  technology: Li-ion\n"
         )
-    if service == "input":  # InputManagerService.dump (its first sections)
-        w, h = phone.size
-        return ok(
-            "INPUT MANAGER (dumpsys input)\n\nInput Manager Service (Java) State:\n  Interactive: true\n\n"
-            "Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n"
-            "    -1: Virtual\n      Classes: KEYBOARD | ALPHAKEY\n      Path: <virtual>\n"
-            "    1: virtio_input_multi_touch_1\n      Classes: TOUCH | TOUCH_MT\n"
-            "      Path: /dev/input/event1\n\nInput Reader State (Nums of device: 2):\n"
-            "  Device 1: virtio_input_multi_touch_1\n    Sources: TOUCHSCREEN\n"
-            f"    Touch Input Mapper (mode - DIRECT):\n      Viewport INTERNAL: displayId=0, orientation=0, "
-            f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n      SurfaceOrientation: 0\n"
-        )
+    if service == "input":
+        return ok(_dumpsys_input(phone))
     if service == "package" and len(argv) > 2 and argv[2] in phone.apps:
         app = phone.apps[argv[2]]
         granted = sorted(app.data.get("_granted", ()))
@@ -1159,9 +1185,64 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         )
     if not service:
         return ok(
-            "Currently running services:\n  activity\n  battery\n  display\n  input\n  package\n  power\n  window\n"
+            "Currently running services:\n  activity\n  battery\n  display\n  input\n  location\n  package\n"
+            "  power\n  window\n"
         )
     return fail(f"Can't find service: {service}\n", 0)
+
+
+def _display_rotation() -> str:
+    """``dumpsys window``'s DisplayRotation section (DisplayRotation.dump, WindowOrientationListener.dump)."""
+    return (
+        "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n"
+        "    DisplayRotation\n      mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n"
+        "      mLastOrientation=-1\n      mRotation=0 mDeferredRotationPauseCount=0\n"
+        "      mLandscapeRotation=ROTATION_90 mSeascapeRotation=ROTATION_270\n"
+        "      mPortraitRotation=ROTATION_0 mUpsideDownRotation=ROTATION_180\n"
+        "      mSupportAutoRotation=true\n      WindowOrientationListener\n        mEnabled=false\n"
+        "        mCurrentRotation=ROTATION_0\n        mSensorType=null\n        mSensor=null\n        mRate=2\n\n"
+        "      mUserRotationMode=USER_ROTATION_LOCKED mUserRotation=ROTATION_0 mCameraRotationMode=0"
+        " mAllowAllRotations=unknown\n      mFixedToUserRotation=false\n"
+    )
+
+
+def _dumpsys_input(phone: PhoneCore) -> str:
+    """``dumpsys input`` (InputManagerService.dump): its event hub and the touchscreen's viewport.
+
+    The viewport line is ``DisplayViewport::toString()`` (frameworks/native
+    include/input/DisplayViewport.h): the logical frame is the ``wm size`` the apps see, the
+    physical frame where it lands on the panel.
+    """
+    (lw, lh), (pw, ph) = phone.size, phone.physical_size
+    frame = ", ".join(map(str, _physical_frame(phone)))
+    viewport = (
+        f"Viewport INTERNAL: displayId=0, uniqueId=local:{DISPLAY_UNIQUE_ID}, port=0, orientation=0, "
+        f"logicalFrame=[0, 0, {lw}, {lh}], physicalFrame=[{frame}], deviceSize=[{pw}, {ph}], isActive=[1]"
+    )
+    devices = list(enumerate(phone.evdev.devices, 1))  # EventHub numbers them as it opens them
+    hub = "".join(f"    {i}: {d.name}\n      Classes: {d.classes}\n      Path: {d.path}\n" for i, d in devices)
+    touch_id, touch = next((i, d) for i, d in devices if "TOUCH" in d.classes)
+    return (
+        "INPUT MANAGER (dumpsys input)\n\nInput Manager Service (Java) State:\n  Interactive: true\n\n"
+        "Event Hub State:\n  BuiltInKeyboardId: -2\n  Devices:\n"
+        "    -1: Virtual\n      Classes: KEYBOARD | ALPHAKEY\n      Path: <virtual>\n" + hub + "\n"
+        f"Input Reader State (Nums of device: {len(devices)}):\n"
+        f"  Device {touch_id}: {touch.name}\n    Sources: TOUCHSCREEN\n"
+        "    Touch Input Mapper (mode - DIRECT):\n"
+        f"      Raw Touch Axes:\n        X: min=0, max={TOUCH_MAX}, flat=0, fuzz=0, resolution=0\n"
+        f"        Y: min=0, max={TOUCH_MAX}, flat=0, fuzz=0, resolution=0\n"
+        f"      {viewport}\n      DisplayBounds: width={lw}, height={lh}\n"
+        f"      PhysicalFrameInRotatedDisplay: [{frame}]\n      InputDeviceOrientation: 0\n"
+    )
+
+
+def _physical_frame(phone: PhoneCore) -> tuple[int, int, int, int]:
+    """Where the logical display (``wm size``) lands on the panel: scaled to fit, centred."""
+    (lw, lh), (pw, ph) = phone.size, phone.physical_size
+    scale = min(pw / lw, ph / lh)
+    fw, fh = round(lw * scale), round(lh * scale)
+    left, top = (pw - fw) // 2, (ph - fh) // 2
+    return left, top, left + fw, top + fh
 
 
 def _dumpsys_activity(phone: PhoneCore, section: str, record: str, task_id: int, pid: int) -> str:

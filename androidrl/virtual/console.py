@@ -16,9 +16,11 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+from androidrl.virtual.core import SnapshotInfo
 from androidrl.virtual.phone import VirtualPhone
 
 logger = logging.getLogger(__name__)
@@ -42,6 +44,36 @@ def console_token(path: str | Path = TOKEN_FILE) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(token)
     return token
+
+
+def _human_size(size: int) -> str:
+    """QEMU's ``get_human_readable_size``: ``999``, ``1.5K``, ``75M``."""
+    if size <= 999:
+        return str(size)
+    for exponent, suffix in enumerate("KMGT", 1):
+        base = 1024**exponent
+        if size < 10 * base:
+            return f"{size / base:.1f}{suffix}"
+        if size < 1000 * base or suffix == "T":
+            return f"{(size + (base >> 1)) // base}{suffix}"
+    raise AssertionError("unreachable")
+
+
+def snapshot_listing(snapshots: list[SnapshotInfo]) -> str:
+    """``avd snapshot list``: QEMU's ``bdrv_snapshot_dump`` table, as the emulator's ``qemu_listvms`` prints it.
+
+    ``"%-10s%-20s%7s%20s%15s"`` per row, with ``--`` for the ID (the emulator keeps no IDs).
+    """
+    if not snapshots:
+        return "There is no snapshot available.\r\n"
+    header = f"{'ID':<10}{'TAG':<20}{'VM SIZE':>7}{'DATE':>20}{'VM CLOCK':>15}"
+    rows = ["List of snapshots present on all disks:", header]
+    for snap in snapshots:
+        date = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(snap.saved_at))
+        millis = int(snap.vm_clock * 1000)
+        clock = f"{millis // 3_600_000:02d}:{millis // 60_000 % 60:02d}:{millis // 1000 % 60:02d}.{millis % 1000:03d}"
+        rows.append(f"{'--':<10}{snap.name:<20}{_human_size(snap.size):>7}{date:>20}{clock:>15}")
+    return "".join(row + "\r\n" for row in rows)
 
 
 class ConsoleServer:
@@ -126,10 +158,15 @@ class ConsoleServer:
         if words[0] == "ping":
             return "I am alive!\r\nOK\r\n"
         if words[0] == "geo" and words[1:2] == ["fix"] and len(words) >= 4:
-            try:
-                self.location = (float(words[2]), float(words[3]))
-            except ValueError:
-                return "KO: argument 'longitude' is not a number\r\n"
+            values = []
+            for label, text in zip(("longitude", "latitude", "altitude"), words[2:5]):
+                try:
+                    values.append(float(text))
+                except ValueError:
+                    return f"KO: argument '{label}' is not a number\r\n"
+            longitude, latitude, *altitude = values
+            self.location = (longitude, latitude)
+            self.phone.set_location(latitude, longitude, altitude[0] if altitude else 0.0)  # the GPS reports it
             return "OK\r\n"
         if words[0] == "avd" and words[1:2] == ["name"]:
             return f"{self.avd_name}\r\nOK\r\n"
@@ -140,14 +177,7 @@ class ConsoleServer:
     def _snapshot(self, args: list[str]) -> str:
         phone = self.phone
         if args[:1] == ["list"]:
-            names = phone.snapshot_names()
-            if not names:
-                return "There are no snapshots\r\nOK\r\n"
-            rows = "".join(
-                f"{i:<9} {n:<20} {'1M':>7} 2026-01-01 00:00:00   00:00:00.000\r\n" for i, n in enumerate(names)
-            )
-            return "List of snapshots present on all disks:\r\n ID        TAG                 VM SIZE " \
-                   "               DATE       VM CLOCK\r\n" + rows + "OK\r\n"  # fmt: skip
+            return snapshot_listing(phone.snapshots()) + "OK\r\n"
         if len(args) != 2 or args[0] not in ("save", "load", "delete", "del"):
             return "KO: bad sub-command, try 'help avd snapshot'\r\n"
         verb, name = args

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
 from androidrl.virtual.activity import Activity, App, Context
 from androidrl.virtual.activity_manager import ActivityManager
 from androidrl.virtual.display import Display
+from androidrl.virtual.evdev import InputDevices
 from androidrl.virtual.fs import VirtualFileSystem
 from androidrl.virtual.input import InputDispatcher
 from androidrl.virtual.intent import Intent
@@ -33,6 +36,36 @@ from androidrl.virtual.props import system_properties
 from androidrl.virtual.radios import Radios
 from androidrl.virtual.settings_db import SettingsStore
 from androidrl.virtual.system_bars import SystemBars
+
+#: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
+SNAPSHOT_BASE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    """A saved snapshot, as an emulator's snapshot list describes it.
+
+    Attributes:
+        name: Its name.
+        saved_at: When it was saved, in seconds since the epoch.
+        vm_clock: The phone's uptime then (the emulator's VM clock), in seconds.
+        size: Roughly how many bytes it holds.
+    """
+
+    name: str
+    saved_at: float
+    vm_clock: float
+    size: int
+
+
+@dataclass(frozen=True)
+class Location:
+    """A location fix: degrees, metres, and the phone's uptime when it came, in seconds."""
+
+    latitude: float
+    longitude: float
+    altitude: float
+    uptime: float
 
 
 class PhoneCore:
@@ -61,7 +94,8 @@ class PhoneCore:
         apps: Installed packages by name.
         activities: The activity manager (task stack).
         display: The screen: frames, ``screencap`` bytes, UI XML.
-        input: Input dispatch (touches and keys).
+        input: Input dispatch (touches and keys, and what ``input`` injects).
+        evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
         power: Online, rebooting or off.
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
@@ -87,6 +121,10 @@ class PhoneCore:
         #: The adb shell runs as root (``adb root`` on a userdebug build).
         self.root = False
         self._snapshots: dict[str, dict] = {}
+        self._snapshot_info: dict[str, SnapshotInfo] = {}
+        self._created = time.monotonic()  # the VM clock an emulator's snapshot list shows
+        #: The last GPS fix, or None before the first one.
+        self.location: Location | None = None
         # Parts below the display report changes through `invalidate`, which reaches the
         # display built after them; nothing calls it before the first boot at the end.
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
@@ -119,9 +157,11 @@ class PhoneCore:
             log=self.log,
             sdk=sdk,
         )
-        bars = SystemBars(self.metrics, self.radios, inject_key=self.press_key)
+        # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
+        bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
         self.display = Display(self.metrics, self.activities, bars, self.props, lock=self.lock)
         self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
+        self.evdev = InputDevices(self.input, self.metrics)
         self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
         self._boot()
 
@@ -131,6 +171,10 @@ class PhoneCore:
 
     def _radio_log(self, tag: str, message: str) -> None:
         self.log.write(tag, message, buffer="main", pid=SYSTEM_SERVER)
+
+    def set_location(self, latitude: float, longitude: float, altitude: float = 0.0) -> None:
+        """A GPS fix (the emulator's ``geo fix``): the location manager's last known ``gps`` location."""
+        self.location = Location(latitude, longitude, altitude, time.monotonic() - self._created)
 
     # ------------------------------------------------------------------ snapshots
 
@@ -144,6 +188,10 @@ class PhoneCore:
         """
         with self.lock:
             self._snapshots[name] = copy.deepcopy(self._state(), self._shared())
+            self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
+            self._snapshot_info[name] = SnapshotInfo(
+                name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
+            )
 
     def load_snapshot(self, name: str) -> None:
         """Put the phone back as it was when ``name`` was saved (it can be loaded again and again).
@@ -168,10 +216,15 @@ class PhoneCore:
 
     def snapshot_names(self) -> list[str]:
         """The saved snapshots, oldest first."""
-        return list(self._snapshots)
+        return list(self._snapshot_info)
+
+    def snapshots(self) -> list[SnapshotInfo]:
+        """What is known of each saved snapshot (for an emulator console's list), oldest first."""
+        return list(self._snapshot_info.values())
 
     def delete_snapshot(self, name: str) -> bool:
         """Forget ``name``; whether it existed."""
+        self._snapshot_info.pop(name, None)
         return self._snapshots.pop(name, None) is not None
 
     def _state(self) -> dict:
@@ -357,24 +410,31 @@ class PhoneCore:
     # ------------------------------------------------------------------ input
 
     def tap(self, x: float, y: float) -> None:
-        """A touch down and up at ``(x, y)``: clicks the top-most clickable view there."""
-        self.input.tap(x, y)
+        """A finger touches ``(x, y)`` and lifts: the touchscreen reports it, and it clicks what is there.
+
+        This is the phone's hardware (``getevent`` shows it); ``input tap`` injects its touch
+        into :attr:`input` directly, as Android's InputManager does.
+        """
+        self.evdev.touch([(x, y)])
 
     def long_press(self, x: float, y: float) -> None:
-        """A touch held past the long-press timeout: long-clicks, or clicks a view that only clicks."""
-        self.input.long_press(x, y)
+        """A finger held on ``(x, y)`` past the long-press timeout: long-clicks, or clicks a view that only clicks."""
+        self.evdev.touch([(x, y)], int(self.settings.get("secure", "long_press_timeout") or 400) + 100)
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> None:
-        """A touch moved from ``(x1, y1)`` to ``(x2, y2)`` over ``duration_ms``: a tap, long press or scroll."""
-        self.input.swipe(x1, y1, x2, y2, duration_ms)
+        """A finger moved from ``(x1, y1)`` to ``(x2, y2)`` over ``duration_ms``: a tap, long press or scroll."""
+        steps = max(1, min(60, duration_ms // 16))  # a frame each 16 ms, as a 60 Hz touchscreen reports them
+        path = [(x1 + (x2 - x1) * i / steps, y1 + (y2 - y1) * i / steps) for i in range(steps + 1)]
+        self.evdev.touch(path, duration_ms)
 
     def type_text(self, text: str) -> None:
         """Keys typed into the focused text field (dropped when nothing has focus)."""
         self.input.type_text(text)
 
     def press_key(self, code: int) -> None:
-        """A key press: BACK, HOME, or a key for the focused view (DEL, ENTER...)."""
-        self.input.press_key(code)
+        """A key pressed on the phone's keyboard (reported by it when it has the key): BACK, HOME, DEL, ENTER..."""
+        if not self.evdev.key(code):
+            self.input.press_key(code)
 
     # ------------------------------------------------------------------ screen
 

@@ -57,6 +57,10 @@ class VirtualFileSystem:
         self._mtimes: dict[str, int] = {}
         self._dirs: set[str] = set(_INITIAL_DIRS)
 
+    def used_bytes(self) -> int:
+        """How many bytes the files hold."""
+        return sum(map(len, self._files.values()))
+
     @staticmethod
     def normalize(path: str, cwd: str = "/") -> str:
         """The absolute, normalised form of ``path`` (``/storage/emulated/0`` becomes ``/sdcard``)."""

@@ -16,6 +16,12 @@ from androidrl.virtual.settings_db import SettingsStore
 from androidrl.virtual.views import View, find_target
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
+#: Key code -> the character the virtual keyboard's key map types for it (KEYCODE_A..Z, 0..9, punctuation).
+KEY_CHARACTERS: dict[int, str] = {
+    **{7 + d: str(d) for d in range(10)},
+    **{29 + i: chr(ord("a") + i) for i in range(26)},
+    55: ",", 56: ".", 62: " ", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'", 76: "/",
+}  # fmt: skip
 
 
 class InputDispatcher:
@@ -94,7 +100,7 @@ class InputDispatcher:
             self.display.invalidate()
 
     def press_key(self, code: int) -> None:
-        """A key press: BACK, HOME, or a key for the focused view (DEL, ENTER...)."""
+        """A key press: BACK, HOME, or a key for the focused view (DEL, ENTER, a character key types it)."""
         with self._lock:
             if code == KEYCODE_HOME:
                 self.activities.go_home()
@@ -104,8 +110,9 @@ class InputDispatcher:
                     self.activities.finish_activity(top)
             else:
                 view = self._focused()
-                if view is not None and view.on_key is not None:
-                    view.on_key(code)
+                handled = view is not None and view.on_key is not None and view.on_key(code)
+                if not handled and view is not None and view.on_text is not None and code in KEY_CHARACTERS:
+                    view.on_text(KEY_CHARACTERS[code])  # a character key types its character
             self.display.invalidate()
 
     def _hit(self, x: float, y: float, want) -> View | None:

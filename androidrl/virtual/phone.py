@@ -22,6 +22,7 @@ from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.placeholder import installed_app
 from androidrl.virtual.commands import COMMANDS
 from androidrl.virtual.core import PhoneCore
+from androidrl.virtual.device_tools import DEVICE_TOOLS
 from androidrl.virtual.power import PhoneOfflineError
 from androidrl.virtual.shell import Shell, ShellResult, Stdin
 from androidrl.virtual.system_tools import TOOLS
@@ -30,7 +31,7 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 
 #: Every command of the phone's shell.
-SHELL_COMMANDS = {**COMMANDS, **TOOLS}
+SHELL_COMMANDS = {**COMMANDS, **TOOLS, **DEVICE_TOOLS}
 
 
 class VirtualPhone(PhoneCore):

@@ -17,7 +17,8 @@ import posixpath
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from androidrl.virtual.core import PhoneCore
@@ -52,34 +53,68 @@ class ShellExit(Exception):
 
 
 class Stdin:
-    """A client's standard input as it arrives: a command that reads it waits until the client closes it.
+    """A client's standard input as it arrives.
 
+    A command reads it as it comes (``head -n 1`` returns after the first line, ``cat``
+    echoes each chunk at once) or all of it once the client closes it (``cat > f``).
     Commands that do not read their input never wait (``adb shell cat FILE`` from a client
     that keeps stdin open runs at once), as on a device, where the command's stdin is a pipe.
     """
 
     def __init__(self) -> None:
-        self._chunks: list[bytes] = []
-        self._closed = threading.Event()
+        self._chunks: deque[bytes] = deque()
+        self._closed = False
+        self._arrived = threading.Condition()
 
     def feed(self, data: bytes) -> None:
         """More input from the client."""
-        self._chunks.append(data)
+        with self._arrived:
+            self._chunks.append(data)
+            self._arrived.notify_all()
 
     def close(self) -> None:
         """The client closed its stdin (or went away)."""
-        self._closed.set()
+        with self._arrived:
+            self._closed = True
+            self._arrived.notify_all()
 
-    def read_all(self, cancel: threading.Event) -> bytes:
-        """Everything, once the client closed it (or what came, if the command is cancelled)."""
-        while not self._closed.wait(0.05) and not cancel.is_set():
-            pass
-        return b"".join(self._chunks)
+    def read(self, stopped: Callable[[], bool]) -> bytes:
+        """What arrived since the last read, waiting for some; ``b""`` once the client closed it (or ``stopped()``)."""
+        with self._arrived:
+            while not self._chunks and not self._closed and not stopped():
+                self._arrived.wait(0.05)  # a timeout: `stopped` (a cancel or a deadline) is not notified
+            data = b"".join(self._chunks)
+            self._chunks.clear()
+            return data
+
+    def read_all(self, stopped: Callable[[], bool]) -> bytes:
+        """Everything, once the client closed it (or what came, if the command is stopped)."""
+        return b"".join(iter(lambda: self.read(stopped), b""))
 
 
 def read_stdin(shell: Shell, stdin: bytes | Stdin) -> bytes:
     """A command's input as bytes (waiting for a client's :class:`Stdin` to close)."""
-    return stdin.read_all(shell.cancel) if isinstance(stdin, Stdin) else stdin
+    return stdin.read_all(lambda: shell.interrupted) if isinstance(stdin, Stdin) else stdin
+
+
+def stdin_chunks(shell: Shell, stdin: bytes | Stdin) -> Iterator[bytes]:
+    """A command's input chunk by chunk, as the client sends it."""
+    if not isinstance(stdin, Stdin):
+        if stdin:
+            yield stdin
+        return
+    while chunk := stdin.read(lambda: shell.interrupted):
+        yield chunk
+
+
+def read_stdin_until(shell: Shell, stdin: bytes | Stdin, enough: Callable[[bytes], bool]) -> bytes:
+    """A command's input up to the point where ``enough(what_came)`` holds, or all of it (``head``)."""
+    came = bytearray()
+    for chunk in stdin_chunks(shell, stdin):
+        came += chunk
+        if enough(came):
+            break
+    return bytes(came)
 
 
 class _Sink:
