@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from androidrl.device import VirtualDevice
-from androidrl.tasks.conditions import find_nodes, foreground, holds
+from androidrl.tasks.base import Needs
+from androidrl.tasks.conditions import find_nodes, foreground, holds, needs
 from androidrl.tasks.spec import TaskSpec
 from androidrl.ui import Snapshot, node_center
 
@@ -113,3 +114,32 @@ def test_foreground_conditions():
     assert holds(cond({"foreground": {"package": "com.android.settings", "activity": ".Settings"}}), snapshot)
     assert holds(cond({"foreground": {"activity_regex": "Settings$"}}), snapshot)
     assert not holds(cond({"foreground": {"package_regex": "launcher"}}), snapshot)
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ({"node": {"text": "Wi-Fi"}}, Needs.UI),
+        ({"shell": "settings get global wifi_on", "equals": "1"}, Needs.SHELL),
+        ({"foreground": {"package": "com.android.settings"}}, Needs.FOREGROUND),
+        ({"logcat": {"matches": "enabled"}}, Needs.LOGCAT),
+        ({"not": {"node": {"text": "Wi-Fi"}}}, Needs.UI),
+        (
+            {
+                "all": [
+                    {"shell": "echo 1", "equals": "1"},
+                    {"any": [{"node": {"text": "A"}}, {"logcat": {"matches": "x"}}]},
+                ]
+            },
+            Needs.SHELL | Needs.UI | Needs.LOGCAT,
+        ),
+    ],
+)
+def test_what_a_condition_needs_counts_every_branch(condition, expected):
+    assert needs(cond(condition)) == expected
+    assert needs(None) == Needs.NONE
+
+
+def test_needs_of_something_else_is_a_type_error():
+    with pytest.raises(TypeError, match="not a condition"):
+        needs({"node": {"text": "Wi-Fi"}})

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from androidrl import AndroidEnv, EnvAction, EnvActionType
-from androidrl.tasks import builtin_specs, gym_id, make_task
+from androidrl.tasks import Needs, builtin_specs, gym_id, make_task
+from androidrl.ui import Snapshot
 
 from conftest import center, node_bounds
 
@@ -163,3 +164,72 @@ def test_make_task_accepts_names_specs_mappings_and_paths(tmp_path):
     path = tmp_path / "mine.yaml"
     path.write_text("name: mine\nsuccess: {shell: echo 1, equals: '1'}\n")
     assert make_task(path).name == "mine" and make_task(str(path)).name == "mine"
+
+
+#: What each built-in's conditions read, written out by hand from its YAML.
+DECLARED_NEEDS = {
+    "tap-target": ["ui"],
+    "open-app": ["foreground"],
+    "open-any-app": ["foreground"],
+    "wifi-on": ["ui", "shell", "foreground"],
+    "wifi-off": ["ui", "shell", "foreground"],
+    "bluetooth-on": ["ui", "shell", "foreground"],
+    "bluetooth-off": ["ui", "shell", "foreground"],
+    "airplane-off": ["shell", "foreground"],
+    "settings-page": ["ui"],
+    "airplane-home": ["shell", "foreground"],
+    "airplane-clock": ["shell", "foreground"],
+    "notes-word": ["ui"],
+    "find-about-phone": ["ui"],
+    "wifi-on-logged": ["ui", "foreground", "logcat"],
+}
+
+
+def test_every_builtin_declares_what_its_conditions_read():
+    assert set(DECLARED_NEEDS) == set(builtin_specs())
+    for name, labels in DECLARED_NEEDS.items():
+        assert make_task(name).needs.labels == labels, name
+    suite = make_task(["open-app", "tap-target"])
+    assert suite.needs == Needs.FOREGROUND | Needs.UI
+    assert make_task(None).needs == Needs.NONE
+
+
+def _reads(commands: list[str]) -> Needs:
+    """What a task read, from the shell command lines the phone received."""
+    kinds = Needs.NONE
+    for line in commands:
+        if "uiautomator dump" in line:
+            kinds |= Needs.UI
+        elif line.startswith("dumpsys window"):
+            kinds |= Needs.FOREGROUND
+        elif line.startswith("logcat"):
+            kinds |= Needs.LOGCAT
+        else:
+            kinds |= Needs.SHELL
+    return kinds
+
+
+@pytest.fixture
+def adb_device(phone, served, adb_server):
+    from androidrl.device.adb import AdbDevice
+
+    return AdbDevice(served.serial, port=adb_server.port, timeout=5.0)
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED_NEEDS))
+def test_a_builtin_reads_nothing_it_did_not_declare_over_adb(name, phone, adb_device):
+    from androidrl.device import VirtualDevice
+
+    task = make_task(name)
+    here = VirtualDevice(phone)  # (set up and reset in process: snapshots over adb need an emulator's console)
+    task.setup(here)
+    task.reset(here, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    read = Needs.NONE
+    for _ in range(3):
+        phone.command_log.clear()
+        task.evaluate(Snapshot(adb_device))
+        read |= _reads(list(phone.command_log))
+        adb_device.tap(int(rng.integers(360)), int(rng.integers(800)))
+    assert read, name  # it read something (the effect is visible)...
+    assert read & ~task.needs == Needs.NONE, f"{name} read {read} but declared {task.needs}"

@@ -1,6 +1,6 @@
 """Tasks: episode start state, reward and termination, from YAML specs or code."""
 
-from androidrl.tasks.base import Evaluation, IdleTask, Task
+from androidrl.tasks.base import Evaluation, IdleTask, Needs, Task
 from androidrl.tasks.registry import builtin_specs, gym_id, make_task
 from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
 from androidrl.tasks.spec_task import SpecTask
@@ -9,6 +9,7 @@ from androidrl.ui import Snapshot
 __all__ = [
     "Evaluation",
     "IdleTask",
+    "Needs",
     "Snapshot",
     "SpecTask",
     "Task",

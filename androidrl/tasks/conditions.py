@@ -4,6 +4,7 @@ UI conditions read the snapshot's XML (dumped at most once per step), shell cond
 its cached command outputs, foreground conditions the ``mCurrentFocus`` line of
 ``dumpsys window``, log conditions one ``logcat -d`` of the lines since the reset — so a
 step asks the device each thing at most once, whatever the number of conditions.
+:func:`needs` says which of these a condition reads, before anything is asked.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
+from androidrl.tasks.base import Needs
 from androidrl.tasks.spec import (
     AllCondition,
     AnyCondition,
@@ -69,6 +71,38 @@ def foreground(dumpsys_window: str) -> tuple[str, str] | None:
         return None
     package, activity = match.groups()
     return package, package + activity if activity.startswith(".") else activity
+
+
+#: What each leaf kind of condition reads.
+_LEAF_NEEDS = {
+    NodeCondition: Needs.UI,
+    ShellCondition: Needs.SHELL,
+    ForegroundCondition: Needs.FOREGROUND,
+    LogcatCondition: Needs.LOGCAT,
+}
+
+
+def needs(condition: Condition | None) -> Needs:
+    """What evaluating ``condition`` may read (every branch of ``all``/``any``/``not``); NONE for None."""
+    if condition is None:
+        return Needs.NONE
+    if isinstance(condition, AllCondition):
+        return _union(condition.all)
+    if isinstance(condition, AnyCondition):
+        return _union(condition.any)
+    if isinstance(condition, NotCondition):
+        return needs(condition.not_)
+    try:
+        return _LEAF_NEEDS[type(condition)]
+    except KeyError:
+        raise TypeError(f"not a condition: {condition!r}") from None
+
+
+def _union(conditions: tuple[Condition, ...]) -> Needs:
+    result = Needs.NONE
+    for condition in conditions:
+        result |= needs(condition)
+    return result
 
 
 def holds(condition: Condition, snapshot: Snapshot, since: float = 0.0) -> bool:

@@ -18,8 +18,8 @@ from pydantic import ValidationError
 
 from androidrl.device.base import Device
 from androidrl.errors import DeviceCommandError, DeviceError, TaskError
-from androidrl.tasks.base import Evaluation, Task
-from androidrl.tasks.conditions import find_nodes, holds, log_mark
+from androidrl.tasks.base import Evaluation, Needs, Task
+from androidrl.tasks.conditions import find_nodes, holds, log_mark, needs
 from androidrl.tasks.spec import _PLACEHOLDER, NOT_FILLED, Launch, Step, TaskSpec
 from androidrl.ui import Snapshot, node_center
 from androidrl.validation import format_errors
@@ -67,8 +67,20 @@ def _lookup(values: dict[str, Any], name: str, key: str | None) -> Any:
     return value[key]
 
 
+def spec_needs(spec: TaskSpec) -> Needs:
+    """What a spec's per-step conditions (success, failure, sub-goals) may read; reset steps are not steps."""
+    result = needs(spec.success) | needs(spec.failure)
+    for goal in spec.reward.subgoals:
+        result |= needs(goal.when)
+    return result
+
+
 class SpecTask(Task):
-    """A task defined by a YAML spec (see :mod:`androidrl.tasks.spec`)."""
+    """A task defined by a YAML spec (see :mod:`androidrl.tasks.spec`).
+
+    Its :attr:`needs` come from the spec's conditions: a task judged by shell commands and
+    the foreground app never has the UI dumped for it.
+    """
 
     def __init__(self, spec: TaskSpec) -> None:
         self.spec = spec
@@ -79,7 +91,8 @@ class SpecTask(Task):
         self.params: dict[str, Any] = {}
         self.instruction = ""
         self._log_since = 0.0
-        self._reads_log = '"logcat"' in spec.model_dump_json(by_alias=True)
+        # (Placeholders fill values, never kinds of conditions: one declaration serves every episode.)
+        self.needs = spec_needs(spec)
 
     def __repr__(self) -> str:
         return f"SpecTask({self.name!r})"
@@ -113,7 +126,7 @@ class SpecTask(Task):
         for attempt in range(1, attempts + 1):
             try:
                 run_steps(device, self._episode.reset, f"task {self.name}: reset")
-                if self._reads_log:  # log conditions count lines written from here on
+                if Needs.LOGCAT in self.needs:  # log conditions count lines written from here on
                     self._log_since = log_mark(lambda command: device.shell(command, check=False))
                 break
             except (TaskError, DeviceCommandError) as err:

@@ -15,7 +15,7 @@ import numpy as np
 
 from androidrl.device.base import Device
 from androidrl.errors import TaskError
-from androidrl.tasks.base import Evaluation, Task
+from androidrl.tasks.base import Evaluation, Needs, Task
 from androidrl.ui import Snapshot
 
 
@@ -60,6 +60,14 @@ class TaskSuite(Task):
     @property
     def max_steps(self) -> int | None:  # type: ignore[override]
         return self.current.max_steps
+
+    @property
+    def needs(self) -> Needs:  # type: ignore[override]
+        """What any of the tasks may read (a step of any episode reads no more)."""
+        result = Needs.NONE
+        for task in self.tasks:
+            result |= task.needs
+        return result
 
     @property
     def instruction(self) -> str:
