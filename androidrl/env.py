@@ -2,7 +2,9 @@
 
 Observations are MetaGPT's ``{"screenshot": path, "xml": path}`` — files in a per-env
 directory that holds at most ``keep_files`` of each — and the last frame and XML stay in
-memory (:attr:`AndroidEnv.frame`, :attr:`AndroidEnv.xml`) for wrappers. Actions are
+memory (:attr:`AndroidEnv.frame`, :attr:`AndroidEnv.xml`) for wrappers. A step reads the UI
+only when someone uses it: the XML observation, the task's conditions
+(:attr:`~androidrl.tasks.base.Task.needs`) or a wrapper that asked (:meth:`AndroidEnv.require`). Actions are
 :class:`~androidrl.spaces.EnvAction` objects or members of the Dict action space. A
 device fault during a step ends the episode with ``truncated=True`` and the reason in
 ``info["device_error"]`` instead of raising.
@@ -32,7 +34,7 @@ from androidrl.spaces import (
     get_action_space,
     get_observation_space,
 )
-from androidrl.tasks.base import Task
+from androidrl.tasks.base import Needs, Task
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import TaskSpec
 from androidrl.tasks.suite import TaskSuite
@@ -90,7 +92,11 @@ class AndroidEnv(gym.Env):
         task: Start state, reward and termination: a Task, a task spec (model or mapping), a
             built-in task name (``"wifi-on"``) or a YAML path; default an idle task.
         save_dir: Where observation files go; default a temporary directory removed on close.
-        dump_xml: Dump the UI XML every step (``obs["xml"]`` is "" when off).
+        dump_xml: Whether the observation includes the UI XML: ``"auto"`` (default) when the
+            observation files are written (MetaGPT's ``{"screenshot": path, "xml": path}``),
+            ``True`` every step (also in :attr:`xml` when files are off), ``False`` never
+            (``obs["xml"]`` is ""). Whatever it says, a step also reads the UI when the task's
+            conditions or a wrapper need it, and only then.
         write_files: Write the observation files; when off, ``obs`` holds "" and the data is
             only in :attr:`frame` and :attr:`xml` (wrappers that read those turn it off).
         keep_files: How many distinct screenshots (and XML dumps) stay on disk; an
@@ -120,7 +126,7 @@ class AndroidEnv(gym.Env):
         task: Task | TaskSpec | dict[str, Any] | str | Path | None = None,
         *,
         save_dir: str | Path | None = None,
-        dump_xml: bool = True,
+        dump_xml: bool | Literal["auto"] = "auto",
         write_files: bool = True,
         keep_files: Annotated[int, Ge(1)] = 2,
         screen_size: tuple[int, int] | None = None,
@@ -135,6 +141,8 @@ class AndroidEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if isinstance(keep_files, bool) or not isinstance(keep_files, int) or keep_files < 1:
             raise ValueError(f"keep_files must be a positive int, got {keep_files!r}")
+        if not isinstance(dump_xml, bool) and dump_xml != "auto":
+            raise ValueError(f'dump_xml must be True, False or "auto", got {dump_xml!r}')
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
         self.device = device
@@ -158,6 +166,7 @@ class AndroidEnv(gym.Env):
         self.frame: np.ndarray | None = None
         self.xml: str | None = None
         self._snapshot: Snapshot | None = None  # what the last observation read
+        self._required = Needs.NONE  # what wrappers asked every step to read
         self._obs: dict[str, str] | None = None
         #: The EnvAction of the last step (what the action wrappers chose), for recordings.
         self.last_action: EnvAction | None = None
@@ -352,14 +361,18 @@ class AndroidEnv(gym.Env):
     def _observe(self, snapshot: Snapshot) -> dict[str, str]:
         self._snapshot = snapshot
         self.frame = snapshot.frame
-        if self.dump_xml:
+        xml_observed = self.xml_observation
+        if xml_observed:
             snapshot.xml  # noqa: B018  (dump it now, once)
+        elif Needs.UI in self._required:
+            # Read now, inside the step, so a device fault ends the episode as any other does.
+            snapshot.elements  # noqa: B018
         self.xml = snapshot.xml if snapshot.has_xml else None
         screenshot_path = xml_path = ""
         if self.write_files:
             t0 = time.perf_counter()
             screenshot_path = self._files["screenshot"].write(self.frame, self._directory())
-            if self.dump_xml:
+            if xml_observed:
                 xml_path = self._files["xml"].write(self.xml, self._directory())
             snapshot.timings_ms["files"] = _ms(t0)
         self._obs = {"screenshot": screenshot_path, "xml": xml_path}
@@ -393,6 +406,35 @@ class AndroidEnv(gym.Env):
     def set_write_files(self, on: bool) -> None:
         """Turn writing the observation files on or off (wrappers that read :attr:`frame` turn it off)."""
         self.write_files = bool(on)
+
+    @property
+    def xml_observation(self) -> bool:
+        """Whether each observation includes the UI XML (``dump_xml``; ``"auto"``: when files are written)."""
+        return self.write_files if self.dump_xml == "auto" else bool(self.dump_xml)
+
+    def require(self, needs: Needs) -> None:
+        """Read ``needs`` in every step from now on: for a wrapper that uses them each step.
+
+        ``Needs.UI`` (UI-element actions, clickable masks) has the UI read and parsed inside
+        :meth:`step`, where a device fault ends the episode as any other fault does; the
+        wrapper's :meth:`current_elements` then costs nothing more. ``Needs.FRAME`` is always
+        read (it is the observation).
+
+        Raises:
+            TypeError: ``needs`` is not a :class:`~androidrl.tasks.base.Needs`.
+            ValueError: It holds what only tasks read (shell, foreground, logcat).
+        """
+        if not isinstance(needs, Needs):
+            raise TypeError(f"AndroidEnv.require takes Needs (e.g. Needs.UI), got {type(needs).__name__}")
+        if needs & ~(Needs.UI | Needs.FRAME):
+            raise ValueError(f"AndroidEnv.require takes Needs.UI or Needs.FRAME (what a wrapper reads), got {needs}")
+        self._required |= needs
+
+    @property
+    def needs(self) -> Needs:
+        """What a step reads at most: the observation's (the frame; the UI if observed), the task's, the wrappers'."""
+        observed = Needs.FRAME | (Needs.UI if self.xml_observation else Needs.NONE)
+        return observed | self.task.needs | self._required
 
     def _current_snapshot(self) -> Snapshot:
         if self._snapshot is None:

@@ -11,7 +11,9 @@ from PIL import Image
 
 import androidrl
 from androidrl import AndroidEnv, EnvAction, EnvActionType, EnvObsParams, EnvObsType, VirtualDevice
+from androidrl.device.adb import AdbDevice
 from androidrl.spaces import get_observation_space
+from androidrl.tasks import Needs
 
 from conftest import center, node_bounds
 
@@ -283,3 +285,131 @@ def test_screen_size_change_is_caught_at_reset(env, phone):
     phone.shell("wm size 300x600")
     with pytest.raises(androidrl.DeviceError, match="the screen is now 300x600"):
         env.reset()
+
+
+# --------------------------------------------------------------------------- what a step reads
+
+
+def _ui_reads(phone, infos) -> list[int]:
+    """UI reads per step: ``uiautomator dump`` lines the phone received (adb), or the env's own timings."""
+    dumps = sum("uiautomator dump" in line for line in phone.command_log)
+    return [dumps] + [int("xml" in info["timings_ms"] or "ui" in info["timings_ms"]) for info in infos]
+
+
+def _play(env, phone, steps=4):
+    """Reset, then tap along a row ``steps`` times; the phone's command log then holds the steps' only."""
+    env.reset(seed=0)
+    phone.command_log.clear()
+    infos = []
+    for i in range(steps):
+        *_, terminated, truncated, info = env.step(EnvAction(action_type=TAP, coord=(20 + 40 * i, 400)))
+        infos.append(info)
+        assert not (terminated or truncated)
+    return infos
+
+
+def test_a_step_dumps_no_ui_when_nobody_reads_it(device, phone):
+    from androidrl.wrappers import ScreenshotObservation
+
+    # open-app is judged by the app in front: with no observation files, nobody reads the UI.
+    env = ScreenshotObservation(AndroidEnv(device, task="open-app", timings=True, max_steps=50))
+    assert Needs.UI not in env.unwrapped.needs
+    infos = _play(env, phone)
+    assert _ui_reads(phone, infos) == [0, 0, 0, 0, 0]
+    assert env.unwrapped.xml is None
+    assert any(line.startswith("dumpsys window") for line in phone.command_log)  # (the task did read)
+    env.close()
+
+
+def test_a_ui_task_reads_the_ui_once_per_step(device, phone):
+    from androidrl.wrappers import ScreenshotObservation, UIElementAction
+
+    env = ScreenshotObservation(AndroidEnv(device, task="tap-target", timings=True))
+    infos = _play(env, phone)
+    dumps = 4 if isinstance(device, AdbDevice) else 0  # (in process the nodes come without XML text)
+    assert _ui_reads(phone, infos) == [dumps, 1, 1, 1, 1]
+    # A wrapper that needs the UI asks for it, and shares the task's read.
+    env = UIElementAction(AndroidEnv(device, task="tap-target", timings=True))
+    assert Needs.UI in env.unwrapped.needs
+    env.reset(seed=0)
+    phone.command_log.clear()
+    *_, info = env.step(env.action_space.n - 2)  # back: leaves the practice app, ends nothing
+    assert _ui_reads(phone, [info]) == [dumps // 4, 1]
+    env.close()
+
+
+def test_a_wrapper_that_needs_the_ui_has_it_read_in_the_step(device, phone):
+    from androidrl.wrappers import UIElementAction
+
+    env = UIElementAction(AndroidEnv(device, task="open-app", timings=True, write_files=False, max_steps=50))
+    env.reset(seed=0)
+    phone.command_log.clear()
+    *_, info = env.step(env.action_space.n - 1)  # home
+    assert _ui_reads(phone, [info])[1] == 1  # read inside the step (the task itself reads no UI)
+    assert env.entries and env.entries[0][0].startswith("tap ")
+    env.close()
+
+
+def test_a_ui_task_sees_fresh_nodes_every_step(device, phone):
+    from androidrl.wrappers import ScreenshotObservation
+
+    env = ScreenshotObservation(AndroidEnv(device, task="tap-target"))
+    env.reset(seed=3)
+    android = env.unwrapped
+    target = next(e for e in android.current_elements() if e.resource_id.endswith(":id/target"))
+    play_area = next(e for e in android.current_elements() if e.resource_id.endswith(":id/play_area"))
+    miss = next(
+        (x, y)
+        for x in range(play_area.bounds[0] + 5, play_area.bounds[2], 40)
+        for y in range(play_area.bounds[1] + 5, play_area.bounds[3], 40)
+        if not (target.bounds[0] <= x < target.bounds[2] and target.bounds[1] <= y < target.bounds[3])
+    )
+    for misses in (1, 2):
+        _, reward, terminated, _, info = env.step(EnvAction(action_type=TAP, coord=miss))
+        assert not terminated and not info["is_success"] and reward == pytest.approx(-0.05)
+        score = next(e for e in android.current_elements() if e.resource_id.endswith(":id/score"))
+        assert score.text == f"Hits: 0  Misses: {misses}"
+    # The hit is seen on the very step it happens.
+    _, reward, terminated, _, info = env.step(EnvAction(action_type=TAP, coord=target.center))
+    assert terminated and info["is_success"] and reward == pytest.approx(0.95)
+    env.close()
+
+
+def test_dump_xml_true_keeps_the_xml_observation(device, tmp_path):
+    from androidrl.wrappers import ScreenshotObservation
+
+    env = AndroidEnv(device, task="open-app", save_dir=tmp_path, dump_xml=True)
+    obs, _ = env.reset(seed=0)
+    assert Path(obs["xml"]).read_text() == env.xml and env.xml.startswith("<?xml")
+    obs, *_ = env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert Path(obs["xml"]).read_text() == env.xml == device.dump_ui()
+    env.close()
+    # With the files off (a pixel wrapper), the XML still comes every step, in memory.
+    env = ScreenshotObservation(AndroidEnv(device, task="open-app", dump_xml=True))
+    env.reset(seed=0)
+    env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert env.unwrapped.xml == device.dump_ui() and Needs.UI in env.unwrapped.needs
+    env.close()
+
+
+def test_dump_xml_auto_observes_the_xml_when_files_are_written(device, tmp_path):
+    env = AndroidEnv(device, task="open-app", save_dir=tmp_path)
+    assert env.dump_xml == "auto" and env.xml_observation
+    obs, *_ = env.reset(seed=0)
+    assert Path(obs["xml"]).read_text() == env.xml  # MetaGPT's observation, as before
+    env.set_write_files(False)
+    obs, *_ = env.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert obs == {"screenshot": "", "xml": ""} and env.xml is None and not env.xml_observation
+    assert env.current_xml() == device.dump_ui()  # still there on demand
+    env.close()
+
+
+def test_bad_dump_xml_and_require_arguments(device):
+    with pytest.raises(ValueError, match="dump_xml must be True, False or \"auto\", got 'yes'"):
+        AndroidEnv(device, dump_xml="yes")
+    env = AndroidEnv(device)
+    with pytest.raises(TypeError, match="Needs"):
+        env.require("ui")
+    with pytest.raises(ValueError, match="SHELL"):
+        env.require(Needs.SHELL)
+    env.close()

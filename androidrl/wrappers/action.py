@@ -31,6 +31,7 @@ from androidrl.device.base import input_text_commands
 from androidrl.env import AndroidEnv
 from androidrl.errors import DeviceError
 from androidrl.spaces import DISTS, MAX_TEXT_LENGTH, ORIENTS, POINT_ACTIONS, EnvAction, EnvActionType, check_on_screen
+from androidrl.tasks.base import Needs
 from androidrl.ui import UIElement
 
 T = EnvActionType
@@ -340,7 +341,8 @@ class UIElementAction(gym.Wrapper):
     forward, scroll back) elements of the screen in drawing order; then back and home.
     Entries beyond the elements present are masked out by :meth:`action_masks`; taking one
     anyway does nothing and reports it in ``info["action_error"]``. Needs a UI dump each
-    step (it uses the env's when it makes one).
+    step: it asks the env for one (:meth:`~androidrl.env.AndroidEnv.require`), which the
+    task's conditions share.
 
     Example:
         >>> env = UIElementAction(AndroidEnv(VirtualDevice()), max_elements=16)
@@ -358,6 +360,7 @@ class UIElementAction(gym.Wrapper):
         if max_elements > 1000:
             raise ValueError(f"max_elements must be at most 1000, got {max_elements}")
         self._android = _android(env)
+        self._android.require(Needs.UI)
         self.max_elements = max_elements
         self.scroll = scroll
         self._extras = [(name, typed_action(name, (0, 0))) for name, on in (("back", back), ("home", home)) if on]

@@ -30,6 +30,7 @@ from PIL import Image
 from pydantic import AfterValidator
 
 from androidrl.env import AndroidEnv
+from androidrl.tasks.base import Needs
 
 _FITS = ("letterbox", "crop")
 # Output rows are downscaled in bands of about this many source pixels (8 to 32 rows): bands
@@ -126,9 +127,10 @@ class ScreenshotObservation(gym.ObservationWrapper):
         fit: ``"letterbox"`` (keep the whole screen, pad) or ``"crop"`` (fill, cut the overflow).
         clickable_mask: Return a Dict ``{"screen": image, "clickable": mask}`` where the mask
             (same height and width, one channel) is 255 over clickable UI nodes — for
-            ``MultiInputPolicy``. Needs a UI dump each step.
+            ``MultiInputPolicy``. Needs a UI dump each step (asked of the env).
         write_files: Keep writing the env's observation PNG/XML files (off by default:
-            nothing on the training path needs them).
+            nothing on the training path needs them). With them off, the env dumps the UI
+            only when the task's conditions or a wrapper need it (its ``dump_xml="auto"``).
 
     Example:
         >>> env = ScreenshotObservation(AndroidEnv(VirtualDevice()), shape=(84, 84), grayscale=True)
@@ -158,6 +160,8 @@ class ScreenshotObservation(gym.ObservationWrapper):
         self.fit = fit
         self.clickable_mask = clickable_mask
         env.unwrapped.set_write_files(write_files)
+        if clickable_mask:
+            env.unwrapped.require(Needs.UI)
         channels = 1 if grayscale else 3
         image_shape = (channels, height, width) if channels_first else (height, width, channels)
         image = gym.spaces.Box(0, 255, image_shape, np.uint8)
