@@ -2,7 +2,9 @@
 
 A :class:`Snapshot` is what the device shows after one action. The env, its task and its
 wrappers all read the screen through the same snapshot, so a step takes the screenshot,
-dumps the UI and parses it at most once, whoever asks first.
+dumps the UI and parses it at most once, whoever asks first — and only if someone asks.
+Who needs only the nodes gets them straight from a device that can build them
+(:meth:`~androidrl.device.base.Device.ui_tree`: the in-process phone), without XML text.
 """
 
 from __future__ import annotations
@@ -116,15 +118,15 @@ class Snapshot:
 
     def __init__(self, device: Device, previous: Snapshot | None = None) -> None:
         self.device = device
-        # The last step's parse, reused when the UI dump comes back the same (most actions
-        # change a few pixels or nothing; the virtual phone even hands back the same string).
+        # The last step's parse, reused when the UI comes back the same (most actions change
+        # a few pixels or nothing; the virtual phone even hands back the same string or tree).
         self._previous = previous
         self._xml: str | None = None
         self._hierarchy: ET.Element | None = None
         self._elements: list[UIElement] | None = None
         self._frame: np.ndarray | None = None
         self._shell: dict[str, CommandResult] = {}
-        #: Milliseconds spent reading each part ("screenshot", "xml").
+        #: Milliseconds spent reading each part ("screenshot", "xml", "ui": nodes without XML text).
         self.timings_ms: dict[str, float] = {}
 
     @property
@@ -150,20 +152,33 @@ class Snapshot:
 
     @property
     def hierarchy(self) -> ET.Element:
-        """The parsed XML (its root element).
+        """The parsed XML (its root element; shared, read-only).
 
         Raises:
             TaskError: The dump is not valid XML.
         """
+        if self._hierarchy is None and self._xml is None:
+            start = time.perf_counter()
+            tree = self.device.ui_tree()
+            if tree is not None:
+                self.timings_ms["ui"] = round((time.perf_counter() - start) * 1000, 3)
+                previous, self._previous = self._previous, None
+                if previous is not None and previous._hierarchy is tree:
+                    self._elements = previous._elements
+                self._hierarchy = tree
         if self._hierarchy is None:
-            self._hierarchy = parse_ui(self.xml)
+            xml = self.xml  # (reading it may reuse the last step's parse: look again)
+            if self._hierarchy is None:
+                self._hierarchy = parse_ui(xml)
         return self._hierarchy
 
     @property
     def elements(self) -> list[UIElement]:
         """The UI elements of :attr:`hierarchy` (parsed once, shared by every reader)."""
         if self._elements is None:
-            self._elements = ui_elements(self.hierarchy)
+            hierarchy = self.hierarchy  # (reading it may reuse the last step's elements: look again)
+            if self._elements is None:
+                self._elements = ui_elements(hierarchy)
         return self._elements
 
     def shell(self, command: str) -> CommandResult:

@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import time
+import xml.etree.ElementTree as ET
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -182,6 +183,19 @@ class Device(ABC):
             DeviceBusyError: The screen never became idle.
         """
         return self._until_idle(self._dump_ui_once)
+
+    def ui_tree(self) -> ET.Element | None:
+        """The UI hierarchy as elements, when the device can build them without the XML text.
+
+        None (the default: a phone over adb) means it cannot: read :meth:`dump_ui` and parse
+        it. A device that can (the in-process virtual phone) returns exactly the elements the
+        parsed :meth:`dump_ui` would hold, and may return the same object while the screen
+        does not change; treat it as read-only.
+
+        Raises:
+            DeviceBusyError: The screen never became idle (as :meth:`dump_ui`).
+        """
+        return None
 
     def dump_ui_file(self, path: str) -> None:
         """``uiautomator dump`` to ``path`` on the device (MetaGPT's way), never leaving an older file there.

@@ -2,13 +2,16 @@
 
 Shell commands go through the phone's shell exactly as they would over adb (so input is
 parsed, quoted and checked the same way); screenshots and UI dumps are read from the
-phone directly, without encoding.
+phone directly, without encoding; :meth:`VirtualDevice.ui_tree` builds the parsed UI dump
+straight from the view tree, with no XML text to write and parse again.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 import time
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import numpy as np
@@ -16,8 +19,13 @@ import numpy as np
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
+from androidrl.virtual.views import View
 
 _serials = itertools.count()
+# The rules of ``uiautomator dump`` as androidrl/virtual/uixml.py writes them, for the elements
+# its parse holds (a test compares both on every screen of the built-in apps).
+_INVALID = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+_NAF_EXEMPT = ("GridView", "GridLayout", "ListView", "TableLayout")
 
 
 class VirtualDevice(Device):
@@ -50,6 +58,7 @@ class VirtualDevice(Device):
         self.timeout = timeout
         self._phone = phone
         self._phone_kwargs = {"serial": self.serial, **phone_kwargs}
+        self._tree: tuple[View, str, ET.Element] | None = None  # (window, package, its elements)
 
     @property
     def phone(self) -> VirtualPhone:
@@ -110,3 +119,69 @@ class VirtualDevice(Device):
     def _dump_ui_once(self) -> str | None:
         phone = self._online()
         return phone.dump_ui() if phone.idle else None
+
+    def ui_tree(self) -> ET.Element:
+        """The parsed ``uiautomator dump`` of the window in front, built from its views (no XML text).
+
+        The same object comes back until the phone rebuilds its window.
+
+        Raises:
+            DeviceBusyError: The screen never became idle (as :meth:`dump_ui`).
+        """
+        return self._until_idle(self._ui_tree_once)
+
+    def _ui_tree_once(self) -> ET.Element | None:
+        phone = self._online()
+        with phone.lock:
+            if not phone.idle:
+                return None
+            window = phone.display.app_window()  # (the same object until the screen is rebuilt)
+            package = phone.foreground()[0]
+            if self._tree is None or self._tree[0] is not window or self._tree[1] != package:
+                root = ET.Element("hierarchy", {"rotation": "0"})
+                _add_node(root, window, 0, package)
+                self._tree = (window, package, root)
+            return self._tree[2]
+
+
+def _add_node(parent: ET.Element, view: View, index: int, package: str) -> None:
+    """``view`` and its shown descendants as ``<node>`` elements under ``parent``, as the dump has them."""
+    left, top, right, bottom = view.visible
+    attrib = {}
+    if (
+        view.clickable
+        and view.enabled
+        and not view.text
+        and not view.content_desc
+        and not view.cls.endswith(_NAF_EXEMPT)
+        and not _has_text_below(view)
+    ):
+        attrib["NAF"] = "true"
+    attrib["index"] = str(index)
+    attrib["text"] = _INVALID.sub(".", "\u2022" * len(view.text) if view.password else view.text)
+    attrib["resource-id"] = _INVALID.sub(".", view.resource_id)
+    attrib["class"] = view.cls
+    attrib["package"] = package
+    attrib["content-desc"] = _INVALID.sub(".", view.content_desc)
+    for name, value in (
+        ("checkable", view.checkable),
+        ("checked", view.checked),
+        ("clickable", view.clickable),
+        ("enabled", view.enabled),
+        ("focusable", view.focusable),
+        ("focused", view.focused),
+        ("scrollable", view.scrollable),
+        ("long-clickable", view.long_clickable),
+        ("password", view.password),
+        ("selected", view.selected),
+    ):
+        attrib[name] = "true" if value else "false"
+    attrib["bounds"] = f"[{left},{top}][{right},{bottom}]"
+    node = ET.SubElement(parent, "node", attrib)
+    for i, child in enumerate(view.children):
+        if child.is_shown():
+            _add_node(node, child, i, package)
+
+
+def _has_text_below(view: View) -> bool:
+    return any(child.text or child.content_desc or _has_text_below(child) for child in view.children)
