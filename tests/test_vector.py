@@ -1,9 +1,12 @@
 """Vector envs over devices: SB3 and Gymnasium faces, seeding, fault isolation, per-worker recovery."""
 
+import contextlib
+import logging
 import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 
 import numpy as np
@@ -194,6 +197,108 @@ def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_se
             adb_server.adb("disconnect", server.serial, check=False)
 
 
+def _until_back(env, index, seconds=60):
+    """Step until env ``index`` steps on its phone again (a loaded machine may take a while); its last step."""
+    deadline = time.monotonic() + seconds
+    actions = np.zeros(env.num_envs, dtype=int)
+    while True:
+        obs, rewards, dones, infos = env.step(actions)
+        if not infos[index].get("device_down") or time.monotonic() > deadline:
+            return obs, infos
+
+
+# The target: a fault costs the healthy devices <= 1 s of stall when it is detected and none while
+# the device is down. The bound leaves room for a loaded machine's noise; what it catches is a
+# reconnection attempt or a detection that holds the step: with fault_timeout 3 s (so the vector env
+# does not leave the worker behind first) that shows as 3 s or more, the old detection as up to 13 s.
+STALL_BOUND = 1.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", ["power-off", "adbd-stopped"])
+def test_a_fault_does_not_stall_the_healthy_devices(adbd, adb_server, fault):
+    phones = [VirtualPhone(360, 800, 160, seed=i, serial=f"stall{i}", boot_seconds=0.2) for i in range(3)]
+    servers = [adbd.serve(p) for p in phones]
+    for server in servers:
+        adb_server.adb("connect", server.serial)
+    guard = {"retry_interval": 0.5, "probe_timeout": 5.0, "max_down_seconds": 120}
+    serials = [s.serial for s in servers]
+    env = vec(serials, adb_port=adb_server.port, guard=guard, context="forkserver", fault_timeout=3.0)
+    actions = np.zeros(3, dtype=int)
+
+    def timed(phase):
+        start = time.monotonic()
+        obs, rewards, dones, infos = env.step(actions)
+        took = time.monotonic() - start
+        for i in (0, 1):  # the healthy phones step on their real screens throughout
+            assert not infos[i].get("device_error") and obs[i].any(), f"{phase}: env {i} {infos[i]}"
+        return took, infos[2]
+
+    try:
+        env.reset()
+        usual = float(np.median([timed("before")[0] for _ in range(10)]))
+        if fault == "power-off":
+            phones[2].reboot(power_off=True)
+        else:
+            adbd.stop_server(servers[2])
+        detection, deadline = [], time.monotonic() + 30
+        while time.monotonic() < deadline:  # until phone 2 reports its fault
+            took, info = timed("detection")
+            detection.append(took)
+            if info.get("device_error"):
+                break
+        assert info.get("device_error"), "the fault was never reported"
+        down, until = [], time.monotonic() + 12  # several reconnection attempts (one every 0.5 s, up to 5 s each)
+        while time.monotonic() < until:
+            took, info = timed("down")
+            down.append(took)
+            assert info.get("device_down") and info.get("device_error")
+        if fault == "power-off":
+            phones[2].power_on()
+        else:
+            servers[2] = adbd.serve(phones[2], port=servers[2].port)
+        back, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline:
+            took, info = timed("recovery")
+            back.append(took)
+            if not info.get("device_down") and not info.get("device_error"):
+                break
+        assert not info.get("device_down"), "phone 2 did not come back"
+    finally:
+        env.close()
+        for server in servers:
+            adbd.stop_server(server)
+            adb_server.adb("disconnect", server.serial, check=False)
+    stalls = {"detection": max(detection) - usual, "down": max(down) - usual, "recovery": max(back) - usual}
+    print(
+        f"\nstall: {fault}: usual step {usual * 1000:.0f} ms; detection after {len(detection)} step(s), "
+        f"longest {max(detection):.2f} s (stall {stalls['detection']:.2f} s); while down {len(down)} steps, "
+        f"median {np.median(down) * 1000:.0f} ms, longest {max(down):.2f} s (stall {stalls['down']:.2f} s); "
+        f"recovery after {len(back)} steps, "
+        f"longest {max(back):.2f} s (stall {stalls['recovery']:.2f} s)"
+    )
+    assert all(stall < STALL_BOUND for stall in stalls.values()), stalls
+
+
+def test_while_too_many_devices_are_down_the_step_waits_for_them(caplog):
+    guard = {"retry_interval": 0.2, "probe_timeout": 0.5, "max_down_seconds": 60}
+    env = vec(guard=guard, max_blank_share=0.25)  # one phone of two down is too many
+    try:
+        env.reset()
+        env.env_method("shell", _serial_command("virtual-1", "reboot"))  # offline for a second, then boots
+        reported = False
+        with caplog.at_level(logging.WARNING, logger="androidrl.vector.async_env"):
+            for _ in range(15):  # the reboot and beyond
+                obs, rewards, dones, infos = env.step(np.array([0, 0]))
+                fault = bool(dones[1] and infos[1].get("device_error"))
+                assert not infos[1].get("device_down")  # no blank step while too many are down: it is held
+                assert obs[1].any() or fault  # (the step that finds the fault starts its next episode blank)
+                reported |= fault
+        assert reported and "1 of 2 devices are down (virtual-1): waiting for them" in caplog.text
+    finally:
+        env.close()
+
+
 def test_a_dead_worker_is_restarted_alone_then_gives_up_naming_the_device():
     env = vec(max_restarts=1)
     env.reset()
@@ -203,16 +308,66 @@ def test_a_dead_worker_is_restarted_alone_then_gives_up_naming_the_device():
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
     assert dones[1] and "died" in infos[1]["device_error"] and not dones[0]  # worker 0 keeps its episode
     assert infos[1]["terminal_observation"].shape == (48, 24, 3) and env.restarts == 1
-    for _ in range(20):  # the new worker's phone comes back with a fresh episode
-        obs, rewards, dones, infos = env.step(np.array([0, 0]))
-        if not infos[1].get("device_down"):
-            break
+    obs, infos = _until_back(env, 1)  # the new worker's phone comes back with a fresh episode
     assert not infos[1].get("device_down") and obs[1].any()
     os.kill(env.venv.processes[1].pid, signal.SIGKILL)
     with pytest.raises(WorkerError, match=r"worker 1 \(virtual-1\): died; restarted 1 times .* giving up"):
         for _ in range(3):
             env.step(np.array([0, 0]))
     env.close()
+
+
+def test_restarts_are_budgeted_per_time_window_not_per_lifetime():
+    env = vec(max_restarts=1, restart_window=1.0)
+    try:
+        env.reset()
+        for death in range(3):  # one restart a second is allowed: three deaths well apart are all survived
+            os.kill(env.venv.processes[1].pid, signal.SIGKILL)
+            obs, rewards, dones, infos = env.step(np.array([0, 0]))
+            restarted = time.monotonic()
+            assert dones[1] and "died" in infos[1]["device_error"] and env.restarts == death + 1
+            obs, infos = _until_back(env, 1)
+            assert not infos[1].get("device_down") and obs[1].any()
+            while time.monotonic() - restarted < 1.5:  # the window passes: that restart no longer counts
+                env.step(np.array([0, 0]))
+    finally:
+        env.close()
+
+
+def _wake(pid):
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGCONT)
+
+
+def test_a_stopped_worker_is_killed_so_no_step_outlasts_the_timeout_by_more_than_seconds():
+    step_timeout = 2.0
+    env = vec(step_timeout=step_timeout, fault_timeout=0.5)
+    try:
+        env.reset()
+        for _ in range(5):  # past the warm-up: worker 0 has a record of answering quickly
+            env.step(np.array([0, 0]))
+        pid = env.venv.processes[0].pid
+        os.kill(pid, signal.SIGSTOP)  # hung for good: a SIGTERM stays pending, only SIGKILL ends it
+        # Should nothing send SIGKILL, wake the worker (its pending SIGTERM then ends it) so the test
+        # fails on the step's duration below instead of hanging.
+        waker = threading.Timer(step_timeout + 30, _wake, (pid,))
+        waker.start()
+        longest, deadline = 0.0, time.monotonic() + 90
+        try:
+            while time.monotonic() < deadline:
+                start = time.monotonic()
+                obs, rewards, dones, infos = env.step(np.array([0, 0]))
+                longest = max(longest, time.monotonic() - start)
+                if env.restarts and not infos[0].get("device_down"):
+                    break
+        finally:
+            waker.cancel()
+        assert longest < step_timeout + 5, f"a step took {longest:.1f} s: the stopped worker held it"
+        assert env.restarts == 1 and not infos[0].get("device_down") and obs[0].any()
+        with pytest.raises(ProcessLookupError):  # killed (and reaped), not left stopped
+            os.kill(pid, 0)
+    finally:
+        env.close()
 
 
 def test_a_hung_worker_is_left_behind_then_killed_and_restarted():

@@ -94,7 +94,7 @@ class DeviceFaultGuard(gym.Wrapper):
         probe = options.pop("probe", False)
         if not (probe or self._faulted or self._down_since is not None):
             return self._reset_now(seed, options)
-        return self._reset_in_background(seed, options)
+        return self._reset_in_background(seed, options, glance=probe or self._faulted)
 
     def _reset_now(self, seed: int | None, options: dict[str, Any]):
         try:
@@ -104,7 +104,12 @@ class DeviceFaultGuard(gym.Wrapper):
             self._down_since = time.monotonic()
             return self._blank()
 
-    def _reset_in_background(self, seed: int | None, options: dict[str, Any]):
+    def _reset_in_background(self, seed: int | None, options: dict[str, Any], glance: bool):
+        """Try the device in the background; wait a glance for it only right after a fault (or on a probe).
+
+        While the device stays down, every step ends in a reset: waiting even a glance there
+        would slow every step of the other devices for as long as this one is away.
+        """
         now = time.monotonic()
         self._down_since = self._down_since or now
         self._faulted = False
@@ -115,7 +120,7 @@ class DeviceFaultGuard(gym.Wrapper):
             self._started = now
             attempt.start()
         if attempt is not None:
-            attempt.join(GLANCE_SECONDS)
+            attempt.join(GLANCE_SECONDS if glance else 0)
             if not attempt.is_alive():
                 self._attempt = None
                 if attempt.result is not None:
