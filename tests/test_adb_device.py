@@ -185,6 +185,13 @@ def test_a_command_over_the_adb_request_limit_is_refused_and_the_device_still_an
     assert device.shell("echo " + "a" * 60_000) == "a" * 60_000 + "\n"
 
 
+def test_a_shell_output_of_several_packets_arrives_whole_and_apart_from_stderr(served, adb_server, phone):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=10)
+    result = device.execute("screencap; echo done >&2; screencap; exit 3")  # two 1.1 MB shell packets
+    assert (result.stdout, result.stderr, result.exit_code) == (2 * phone.screencap(), b"done\n", 3)
+    assert isinstance(result.stdout, bytes)
+
+
 def test_a_device_adb_stops_listing_mid_episode_is_offline_not_unknown(served, adb_server):
     device = AdbDevice(served.serial, port=adb_server.port, timeout=3)
     assert device.shell("echo hi") == "hi\n"

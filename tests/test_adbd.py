@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
+from androidrl.virtual.adbd import MAX_PAYLOAD
 
 from conftest import make_apk, serve_as_emulator
 
@@ -61,6 +62,19 @@ def test_shell_without_shell_protocol_mixes_stderr_and_exits_0(served, adb_serve
 def test_exec_out_screencap_is_byte_exact(served, adb_server, phone):
     assert adb_bytes(adb_server, "-s", served.serial, "exec-out", "screencap", "-p") == phone.screencap(png=True)
     assert adb_bytes(adb_server, "-s", served.serial, "exec-out", "screencap") == phone.screencap()
+
+
+def test_shell_output_bigger_than_a_packet_is_byte_exact_and_apart_from_stderr(served, adb_server, phone):
+    # one shell-protocol packet of a raw frame (1.1 MB) spans two adb packets; its header rides in the first
+    frame = phone.screencap()
+    assert len(frame) > MAX_PAYLOAD
+    result = subprocess.run(
+        [adb_path(), "-s", served.serial, "shell", "screencap; echo done >&2; exit 3"],
+        env=adb_server.env,
+        capture_output=True,
+        timeout=30,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (3, frame, b"done\n")
 
 
 def test_uiautomator_dump_then_pull(served, adb_server, phone, tmp_path):

@@ -56,6 +56,7 @@ A_VERSION_MIN = 0x01000000  # the oldest protocol version (payload checksums req
 A_VERSION_SKIP_CHECKSUM = 0x01000001  # from this version on, checksums may be 0
 A_VERSION = 0x01000001  # ours; a connection speaks min(host's, ours)
 MAX_PAYLOAD = 1024 * 1024  # adb 29's own maximum; bigger packets make the host drop the device
+_JOIN_BELOW = 256 * 1024  # payload parts smaller than this are joined into one write (64 KB pull chunks too)
 FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir", "abb_exec")
 
 SHELL_STDIN, SHELL_STDOUT, SHELL_STDERR, SHELL_EXIT, SHELL_CLOSE_STDIN = range(5)
@@ -163,18 +164,34 @@ class _Stream:
         self.conn.send(A_OKAY, self.local_id, self.remote_id)
         return data
 
-    async def write(self, data: bytes) -> None:
-        """Send ``data`` in WRTE packets, each after the host acknowledged the previous one.
+    async def write(self, *parts: bytes | memoryview) -> None:
+        """Send ``parts``, back to back, in WRTE packets, each after the host acknowledged the previous one.
+
+        The parts are never joined into one buffer: a packet takes slices of them (a 10 MB
+        screenshot and the few bytes framing it go out without a copy).
 
         Raises:
             _StreamClosed: The stream or connection closed.
         """
-        view = memoryview(data)
         step = self.conn.max_payload
-        for start in range(0, len(view), step):
-            await self.wait_writable()
-            self._writable.clear()
-            await self.conn.send_and_drain(A_WRTE, self.local_id, self.remote_id, view[start : start + step])
+        packet: list[memoryview] = []
+        room = step
+        for part in parts:
+            view = memoryview(part).cast("B")
+            while view:
+                packet.append(view[:room])
+                taken = len(packet[-1])
+                room, view = room - taken, view[taken:]
+                if not room:
+                    await self._send_packet(packet)
+                    packet, room = [], step
+        if packet:
+            await self._send_packet(packet)
+
+    async def _send_packet(self, payload: list[memoryview]) -> None:
+        await self.wait_writable()
+        self._writable.clear()
+        await self.conn.send_and_drain(A_WRTE, self.local_id, self.remote_id, *payload)
 
     async def wait_writable(self) -> None:
         """Wait until the host acknowledged our last WRTE.
@@ -249,21 +266,34 @@ class _Connection:
             stream.on_close()
         self._streams.clear()
 
-    def send(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None:
-        """Queue one packet (dropped silently once the connection is closed)."""
+    def send(self, command: int, arg0: int, arg1: int, *payload: bytes | memoryview) -> None:
+        """Queue one packet whose payload is the ``payload`` parts back to back (dropped once the connection is closed).
+
+        Small parts go to the socket together with the header, in one write; big ones as
+        they are, never copied into one buffer.
+        """
         if self._closed:
             return
-        checksum = _checksum(data) if self.version < A_VERSION_SKIP_CHECKSUM and data else 0
-        header = _HEADER.pack(command, arg0, arg1, len(data), checksum, command ^ 0xFFFFFFFF)
-        self._writer.write(header)
-        if data:
-            self._writer.write(data)
+        length = sum(len(part) for part in payload)
+        checksum = 0
+        if self.version < A_VERSION_SKIP_CHECKSUM:
+            checksum = sum(_checksum(part) for part in payload if part) & 0xFFFFFFFF
+        small = [_HEADER.pack(command, arg0, arg1, length, checksum, command ^ 0xFFFFFFFF)]
+        for part in payload:
+            if len(part) < _JOIN_BELOW:
+                small.append(part)
+                continue
+            self._writer.write(b"".join(small))
+            small = []
+            self._writer.write(part)
+        if small:
+            self._writer.write(b"".join(small))
 
-    async def send_and_drain(self, command: int, arg0: int, arg1: int, data: bytes | memoryview) -> None:
+    async def send_and_drain(self, command: int, arg0: int, arg1: int, *payload: bytes | memoryview) -> None:
         """Send one packet and wait until the socket takes it (back-pressure for big outputs)."""
         if self._closed:
             raise _StreamClosed
-        self.send(command, arg0, arg1, data)
+        self.send(command, arg0, arg1, *payload)
         try:
             await self._writer.drain()
         except ConnectionError as exc:
@@ -451,9 +481,9 @@ class _ShellChannel:
             await self.stream.write(stdout + stderr)
             return
         outputs = ((SHELL_STDOUT, stdout), (SHELL_STDERR, stderr))
-        frames = [_SHELL_HEADER.pack(kind, len(data)) + data for kind, data in outputs if data]
-        if frames:
-            await self.stream.write(b"".join(frames))
+        parts = [part for kind, data in outputs if data for part in (_SHELL_HEADER.pack(kind, len(data)), data)]
+        if parts:  # a shell packet's header and data written as they are: big output is not copied
+            await self.stream.write(*parts)
 
     async def emit_fd(self, fd: int, data: bytes) -> None:
         """Output of one descriptor (1 stdout, 2 stderr)."""
@@ -781,7 +811,7 @@ class _SyncSession:
             chunk = view[start : start + SYNC_DATA_MAX]
             packets += [_SYNC_HEADER.pack(b"DATA", len(chunk)), chunk]
         packets.append(_SYNC_HEADER.pack(b"DONE", 0))
-        await self.stream.write(b"".join(packets))
+        await self.stream.write(*packets)
 
     async def _send(self, spec: str) -> None:
         path, comma, _mode = spec.rpartition(",")
