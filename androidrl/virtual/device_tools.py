@@ -211,9 +211,9 @@ def _getevent(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if options.block is False:
         return ok("".join(out))
     wanted = {d.path for d in devices}
+    seen, printed, last_sync = evdev.last_seq, 0, 0.0  # before the heading: what follows it is reported
     text = "".join(out)
     kept = [] if sh.stream(text.encode()) else [text]  # collected, not streamed: returned when it ends
-    seen, printed, last_sync = evdev.last_seq, 0, 0.0
     while not sh.interrupted:
         if not evdev.wait(seen, 0.25):
             continue

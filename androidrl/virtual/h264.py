@@ -222,15 +222,29 @@ def mp4(encoder: H264Encoder, samples: list[tuple[bytes, bool, float]], end: flo
     times = [round(t * timescale) for _, _, t in samples] + [round(end * timescale)]
     durations = [max(1, b - a) for a, b in zip(times, times[1:])]
     data = [struct.pack(">I", len(nal)) + nal for nal, _, _ in samples]  # AVCC: length-prefixed NAL units
-    duration = sum(durations)
     mdat_size = 8 + sum(map(len, data))
     large = mdat_size > 0xFFFFFFFF
     ftyp = _box(b"ftyp", brand, struct.pack(">I", 0), b"isom" + brand)
-    first = len(ftyp) + (16 if large else 8)
-    offsets, at = [], first
-    for chunk in data:
-        offsets.append(at)
-        at += len(chunk)
+    header = struct.pack(">I4sQ", 1, b"mdat", mdat_size + 8) if large else struct.pack(">I4s", mdat_size, b"mdat")
+    starts = np.cumsum([0, *map(len, data[:-1])]).tolist()
+    # The index goes before the data, as Android's MPEG4Writer puts it (the file plays from a pipe);
+    # its size does not depend on the offsets it holds, so measure it once, then fill them in.
+    moov = _moov(encoder, samples, durations, data, [0] * len(data), large)
+    first = len(ftyp) + len(moov) + len(header)
+    moov = _moov(encoder, samples, durations, data, [first + s for s in starts], large)
+    return b"".join([ftyp, moov, header, *data])
+
+
+def _moov(
+    encoder: H264Encoder,
+    samples: list[tuple[bytes, bool, float]],
+    durations: list[int],
+    data: list[bytes],
+    offsets: list[int],
+    large: bool,
+) -> bytes:
+    timescale = 90_000
+    duration = sum(durations)
     width, height = encoder.width, encoder.height
     sps, pps = encoder.sps, encoder.pps
     avcc = _box(b"avcC", bytes([1, sps[1], sps[2], sps[3], 0xFF, 0xE1]), struct.pack(">H", len(sps)), sps,
@@ -274,9 +288,7 @@ def mp4(encoder: H264Encoder, samples: list[tuple[bytes, bool, float]], end: flo
     )  # fmt: skip
     mvhd = _full_box(b"mvhd", 0, 0, struct.pack(">IIIIIH", 0, 0, 1000, movie_ms, 0x10000, 0x100), bytes(10),
                      _MATRIX, bytes(24), struct.pack(">I", 2))  # fmt: skip
-    moov = _box(b"moov", mvhd, _box(b"trak", tkhd, mdia))
-    header = struct.pack(">I4sQ", 1, b"mdat", mdat_size + 8) if large else struct.pack(">I4s", mdat_size, b"mdat")
-    return b"".join([ftyp, header, *data, moov])
+    return _box(b"moov", mvhd, _box(b"trak", tkhd, mdia))
 
 
 def annexb(*nals: bytes) -> bytes:

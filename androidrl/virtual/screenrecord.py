@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
+from androidrl.virtual.commands import DISPLAY_UNIQUE_ID
 from androidrl.virtual.h264 import H264Encoder, annexb, mp4
 
 if TYPE_CHECKING:
@@ -155,8 +156,6 @@ def _fit(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 def screenrecord(sh: Shell, argv: list[str]) -> tuple[bytes, bytes, int]:
     """The ``screenrecord`` command (see the module docstring)."""
-    from androidrl.virtual.commands import DISPLAY_UNIQUE_ID
-
     phone = sh.phone
     try:
         options, name = _parse(argv, (DISPLAY_UNIQUE_ID, "0"))
