@@ -8,6 +8,7 @@ from androidrl.errors import TaskError
 from androidrl.spaces import EnvAction, EnvActionType
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import parse_spec
+from androidrl.virtual.console import ConsoleServer
 
 NOOP = EnvAction(action_type=EnvActionType.NONE)
 SNAPSHOT = "androidrl-wifi-off-home"
@@ -45,6 +46,41 @@ def test_the_snapshot_is_saved_once_at_setup_and_kept(phone):
         assert device.snapshot_names() == [SNAPSHOT, "other"] and not phone.radios.wifi_enabled
     finally:
         env.close()
+
+
+def test_on_an_emulator_the_snapshot_is_saved_once_then_only_loaded(phone, adbd, adb_server, monkeypatch):
+    """Over adb and the emulator console (``adb emu avd snapshot ...``), as on a real emulator: a
+    second env on the same emulator finds the snapshot in the console's list and does not save over it."""
+    for port in range(5555, 5586, 2):  # an emulator's port pair: console, adbd
+        try:
+            console = adbd.run(
+                ConsoleServer(phone, port - 1, token_path=adb_server.home / ".emulator_console_auth_token")
+            )
+            server = adbd.serve(phone, port=port, announce_port=adb_server.port)
+            break
+        except OSError:
+            continue
+    else:
+        pytest.skip("no free emulator port pair in 5554-5585")
+    monkeypatch.setenv("HOME", str(adb_server.home))  # where the console's token is
+    serial = f"emulator-{console.port}"
+    try:
+        adb_server.adb("-s", serial, "wait-for-device", timeout=20)
+        for seed in range(2):
+            env = AndroidEnv(AdbDevice(serial, port=adb_server.port), "wifi-on-logged", dump_xml=False)
+            try:
+                env.reset(seed=seed)
+                assert not phone.radios.wifi_enabled  # loaded: Wi-Fi off, as when it was saved
+                if seed == 0:
+                    saved = phone.snapshots()
+                    assert [s.name for s in saved] == [SNAPSHOT]
+                    phone.shell("svc wifi enable")  # the phone moves on; the next env must not save this
+            finally:
+                env.close()
+        assert phone.snapshots() == saved
+    finally:
+        adbd.stop_server(server)
+        adbd.stop_server(console)
 
 
 def test_a_phone_that_cannot_keep_snapshots_is_a_clear_setup_error(served, adb_server):

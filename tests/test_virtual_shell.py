@@ -1,6 +1,11 @@
 """The virtual phone's shell: POSIX quoting and operators, Android's messages and exit codes."""
 
+import threading
+import time
+
 import pytest
+
+from androidrl.virtual.shell import Stdin
 
 
 def run(phone, line):
@@ -178,3 +183,38 @@ def test_sleep_stops_at_the_deadline(phone):
     result = phone.shell("sleep 5; echo after", deadline=time.monotonic() + 0.2)
     assert time.monotonic() - start < 2
     assert result.exit_code == 130 or b"after" not in result.stdout
+
+
+def test_cat_of_one_file_hands_over_the_stored_bytes(phone):
+    phone.shell("screencap /sdcard/raw")  # the benchmark's transport-limit contender: cat of a raw screenshot
+    assert phone.shell("cat /sdcard/raw").stdout is phone.fs.read("/sdcard/raw")  # not a copy
+    phone.fs.write("/sdcard/b", b"b")
+    assert phone.shell("cat /sdcard/raw /sdcard/b").stdout == phone.fs.read("/sdcard/raw") + b"b"
+
+
+def test_line_readers_take_stdin_as_it_arrives(phone):
+    stdin = Stdin()
+    stdin.feed(b"first\nsecond")
+    assert phone.shell("head -n 1", stdin).stdout == b"first\n"  # without the client closing stdin
+    streamed: list[bytes] = []
+    done = threading.Event()
+    echo = Stdin()
+    worker = threading.Thread(
+        target=lambda: (phone.shell("cat", echo, sink=lambda fd, data: streamed.append(data)), done.set())
+    )
+    worker.start()
+    echo.feed(b"one\n")
+    deadline = time.monotonic() + 10
+    while streamed != [b"one\n"]:  # echoed while stdin is still open
+        assert time.monotonic() < deadline and not done.is_set(), streamed
+        time.sleep(0.01)
+    echo.feed(b"two\n")
+    echo.close()
+    worker.join(timeout=10)
+    assert streamed == [b"one\n", b"two\n"] and done.is_set()
+
+
+def test_dumpsys_input_viewport_follows_wm_size(phone):
+    phone.shell("wm size 200x400")  # a logical display of another shape: letterboxed on the panel
+    line = phone.shell("dumpsys input | grep Viewport").stdout.decode()
+    assert "logicalFrame=[0, 0, 200, 400], physicalFrame=[0, 40, 360, 760], deviceSize=[360, 800]" in line
