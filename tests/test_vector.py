@@ -431,6 +431,26 @@ def test_a_write_error_in_a_step_ends_the_episode_and_the_worker_lives_on(tmp_pa
     env.close()
 
 
+def test_a_write_error_in_a_reset_ends_the_episode_and_the_worker_lives_on():
+    def full_disk(env):  # in the worker: the observation files (PNG, XML) no longer fit, as on a full disk
+        if multiprocessing.parent_process() is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (200, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+        return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24), write_files=True), rows=4, cols=2)
+
+    env = SB3VecEnv(make_vector_env([SMALL, SMALL], "tap-target", full_disk, env_kwargs={"dump_xml": True}))
+    try:
+        obs = env.reset()  # (the reset's files do not fit either)
+        assert not obs.any()
+        for _ in range(10):  # each episode ends at once with the reason; the autoreset's write fails again
+            obs, rewards, dones, infos = env.step(np.array([0, 0]))
+            assert dones.all() and all("File too large" in info["device_error"] for info in infos)
+            assert not any(info["device_down"] for info in infos)  # the phones are fine: no waiting for them
+        assert env.restarts == 0  # the same workers throughout
+    finally:
+        env.close()
+
+
 def test_observation_files_of_killed_workers_are_removed_on_close():
     def with_files(env):  # the MetaGPT-style PNG and XML files, as well as the image
         return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24), write_files=True), rows=4, cols=2)

@@ -6,8 +6,9 @@ holds up the step (and so the other devices) for longer than a glance; until the
 answers, every step is answered at once with a blank observation, ``truncated=True`` and
 ``info["device_error"]`` / ``info["device_down"]``. A new attempt starts every
 ``retry_interval`` seconds; after ``max_down_seconds`` the guard gives up with an error
-naming the serial. An ``OSError`` in a step (a full disk under the Monitor's CSV, say)
-ends that episode with its reason instead of killing the worker.
+naming the serial. An ``OSError`` in a step or a reset (a full disk under the Monitor's
+CSV or the observation files, say) ends that episode with its reason instead of killing
+the worker.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class _Attempt(threading.Thread):
     def run(self) -> None:
         try:
             self.result = self.env.reset(seed=self.seed, options=self.options)
-        except (DeviceError, TaskError) as err:
+        except (DeviceError, TaskError, OSError) as err:
             self.error = f"{type(err).__name__}: {err}"
 
 
@@ -67,6 +68,7 @@ class DeviceFaultGuard(gym.Wrapper):
         self._attempt: _Attempt | None = None
         self._started = 0.0  # when the last attempt started
         self._error = ""
+        self._failed_reset = ""  # why the last reset could not finish (a write error): the next step ends it
 
     @property
     def serial(self) -> str:
@@ -89,9 +91,14 @@ class DeviceFaultGuard(gym.Wrapper):
     def _blank(self) -> tuple[Any, dict[str, Any]]:
         return blank(self.observation_space), {"device_error": self._error, "device_down": True}
 
+    def _write_error(self, error: str) -> tuple[Any, dict[str, Any]]:
+        """A blank observation and the info of an error on this machine, not the device's."""
+        return blank(self.observation_space), {"device_error": error, "device_down": False}
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         options = dict(options or {})
         probe = options.pop("probe", False)
+        self._failed_reset = ""
         if not (probe or self._faulted or self._down_since is not None):
             return self._reset_now(seed, options)
         return self._reset_in_background(seed, options, glance=probe or self._faulted)
@@ -103,6 +110,9 @@ class DeviceFaultGuard(gym.Wrapper):
             self._error = f"{type(err).__name__}: {err}"
             self._down_since = time.monotonic()
             return self._blank()
+        except OSError as err:  # e.g. a full disk under the observation files: the device is fine
+            self._failed_reset = f"{type(err).__name__}: {err}"
+            return self._write_error(self._failed_reset)
 
     def _reset_in_background(self, seed: int | None, options: dict[str, Any], glance: bool):
         """Try the device in the background; wait a glance for it only right after a fault (or on a probe).
@@ -134,11 +144,14 @@ class DeviceFaultGuard(gym.Wrapper):
         if self._down_since is not None:  # answer at once; the next reset tries to reconnect
             obs, info = self._blank()
             return obs, 0.0, False, True, info
+        if self._failed_reset:  # the episode never began: end it, so that the next reset tries again
+            obs, info = self._write_error(self._failed_reset)
+            self._failed_reset = ""
+            return obs, 0.0, False, True, info
         try:
             obs, reward, terminated, truncated, info = self.env.step(action)
         except OSError as err:  # e.g. a full disk under the Monitor's CSV: end the episode, keep the worker
-            obs, info = self._blank()
-            info.update(device_error=f"{type(err).__name__}: {err}", device_down=False)
+            obs, info = self._write_error(f"{type(err).__name__}: {err}")
             return obs, 0.0, False, True, info
         self._faulted = bool(info.get("device_error"))
         if self._faulted:
