@@ -424,7 +424,7 @@ def _head_tail(sh: Shell, argv: list[str], stdin: bytes, tail: bool) -> Result:
             files.append(arg)
     if not files and not tail and isinstance(stdin, Stdin):  # head stops reading once it has its lines
         enough = (lambda came: len(came) >= count) if by_bytes else (lambda came: came.count(b"\n") >= count)
-        stdin = read_stdin_until(sh, stdin, enough)
+        stdin = read_stdin_until(sh, stdin, enough) if count else b""
     sources, errors = _input_lines(sh, files, stdin, argv[0])
     out = bytearray()
     for _, data in sources:
