@@ -522,6 +522,7 @@ def test_adbutils_reads_the_phone_as_a_device(phones, adb_server):
     device = adbutils.AdbClient(host="127.0.0.1", port=adb_server.port).device(server.serial)
     phone.shell("svc wifi enable")
     assert device.wlan_ip() == "10.0.2.16"
+    assert device.rotation() == 0 and tuple(device.window_size()) == (WIDTH, HEIGHT)  # dumpsys display, wm size
     battery = device.battery()
     assert battery.level == 100 and battery.usb_powered is True and battery.present is True
     phone.shell("am start -n com.android.settings/.Settings")
