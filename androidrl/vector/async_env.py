@@ -430,6 +430,10 @@ class DeviceVectorEnv(VectorEnv):
         if command == "step" and state == BUSY:
             worker.durations.append(took)  # (only answers in time: a hang must not widen the deadline)
             for slot, (obs, reward, terminated, truncated, info, final) in zip(worker.slots, payload):
+                if info.get("device_down") and not info.get("device_error"):  # (a new worker's guard knows no error)
+                    info = {**info, "device_error": self._fault(worker, slot, "reconnecting")}
+                elif info.get("device_error") and self.transport.where(worker):  # a device elsewhere: name its host
+                    info = {**info, "device_error": self._fault(worker, slot, info["device_error"])}
                 if steps is not None:
                     steps[slot] = EnvStep(obs, reward, terminated, truncated, info, final)
             worker.state = READY
@@ -441,10 +445,13 @@ class DeviceVectorEnv(VectorEnv):
                     0.0,
                     False,
                     True,
-                    {"device_error": info.get("device_error") or reason, "device_down": bool(info.get("device_down"))},
+                    {
+                        "device_error": self._fault(worker, slot, info.get("device_error") or reason),
+                        "device_down": bool(info.get("device_down")),
+                    },
                     (self._blank, info),
                 )
-                for obs, info in payload
+                for slot, (obs, info) in zip(worker.slots, payload)
             ]
             worker.state = READY
         # else: the late answer to a step whose episode already ended for the learner
@@ -461,7 +468,7 @@ class DeviceVectorEnv(VectorEnv):
                 continue
             reason = worker.reason or "recovering"
             for slot in worker.slots:
-                info = {"device_error": f"{self.serials[slot]}: {reason}", "device_down": True}
+                info = {"device_error": self._fault(worker, slot, reason), "device_down": True}
                 steps[slot] = EnvStep(self._blank, 0.0, False, True, info, (self._blank, dict(info)))
 
     def _expire(self, now: float) -> None:
@@ -568,9 +575,19 @@ class DeviceVectorEnv(VectorEnv):
     def _names(self, worker: _Worker) -> str:
         return ", ".join(self.serials[s] for s in worker.slots)
 
+    def _device(self, worker: _Worker, slot: int) -> str:
+        """Env ``slot``'s device, for messages: its serial, and its host when the worker runs on another one."""
+        host = self.transport.where(worker)
+        return f"{self.serials[slot]} on host {host}" if host else self.serials[slot]
+
+    def _fault(self, worker: _Worker, slot: int, what: str) -> str:
+        """A fault of env ``slot`` (``info["device_error"]``), naming its device (and host)."""
+        return f"{self._device(worker, slot)}: {what}"
+
     def _error(self, worker: _Worker, what: str) -> WorkerError:
         serials = [self.serials[s] for s in worker.slots]
-        return WorkerError(f"worker {worker.index} ({', '.join(serials)}): {what}", list(worker.slots), serials)
+        devices = ", ".join(self._device(worker, s) for s in worker.slots)
+        return WorkerError(f"worker {worker.index} ({devices}): {what}", list(worker.slots), serials)
 
     def _check_open(self) -> None:
         if self._closed:

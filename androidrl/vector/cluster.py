@@ -1,7 +1,7 @@
 """Devices on many hosts: each env worker a Ray actor on the host that owns its device.
 
 A host running ``androidrl node`` advertises each of its devices to the Ray cluster as a
-custom resource of one unit, ``androidrl/device:<node>/<serial>``. An actor asks for
+custom resource of one unit, ``androidrl/device:<host>/<serial>``. An actor asks for
 exactly its device's unit, so Ray places it on that host, where it builds the env and its
 wrappers against the host's own adb server and sends back only the wrapped observation
 (an 84x84 image is 21 KB; the 1080x2400 frame it came from is 10 MB). A second actor for
@@ -12,13 +12,16 @@ The actors are a transport of :class:`~androidrl.vector.async_env.DeviceVectorEn
 the Ray backend steps, fails and recovers exactly as the local one: a step is never
 replayed (``max_task_retries=0``); an actor that dies is restarted by Ray and its env comes
 back with a fresh episode; an env whose host is gone reports ``device_down`` until the
-host is back, or until ``max_down_seconds`` end the training with an error naming it.
+host is back, or until ``max_down_seconds`` end the training with an error naming it. Every
+fault message names the device and its host (``127.0.0.1:5555 on host lab-2: ...``).
 
 Importing androidrl never imports Ray; this module imports it only when used.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -26,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 from androidrl.device.spec import DeviceSpec
 from androidrl.errors import AndroidRLError
@@ -35,6 +39,7 @@ from androidrl.vector.workers import Wrap, answer, env_factory
 
 DEVICE_RESOURCE = "androidrl/device:"
 HOST_RESOURCE = "androidrl/host:"
+_START_ONE = "start one with `androidrl node --head` (and `androidrl node --address HEAD:PORT` on the other hosts)"
 
 
 class ClusterError(AndroidRLError):
@@ -54,11 +59,20 @@ def require_ray() -> Any:
     return ray
 
 
+def _auth_refused(address: str, detail: str) -> ClusterError:
+    return ClusterError(
+        f"the Ray cluster at {address} refused this process's authentication ({detail}); Ray's token "
+        "authentication needs the cluster's token here too: set RAY_AUTH_MODE=token and give the token "
+        "(in ~/.ray/auth_token, in a file named by RAY_AUTH_TOKEN_PATH, or in RAY_AUTH_TOKEN; "
+        "`ray get-auth-token` on the head prints it)"
+    )
+
+
 def connect(address: str = "auto") -> Any:
     """Join the Ray cluster at ``address`` as a driver (once per process); return ``ray``.
 
     Raises:
-        ClusterError: No cluster answers there.
+        ClusterError: No cluster answers there, or it refuses this process's authentication token.
     """
     ray = require_ray()
     if not ray.is_initialized():
@@ -67,23 +81,22 @@ def connect(address: str = "auto") -> Any:
             try:
                 socket.create_connection((host, int(port)), timeout=5).close()
             except OSError as err:
-                raise ClusterError(
-                    f"no Ray cluster at {address} ({err.strerror or err}); start one with `androidrl node --head` "
-                    "(and `androidrl node --address HEAD:PORT` on the other hosts)"
-                ) from None
+                raise ClusterError(f"no Ray cluster at {address} ({err.strerror or err}); {_START_ONE}") from None
         try:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+        except ray.exceptions.AuthenticationError as err:  # no token here, or an unreadable one
+            raise _auth_refused(address, err.message.split(". ")[0]) from None
         except (ConnectionError, RuntimeError, ValueError) as err:
-            raise ClusterError(
-                f"no Ray cluster at {address!r} ({err}); start one with `androidrl node --head` "
-                "(and `androidrl node --address HEAD:PORT` on the other hosts)"
-            ) from None
+            causes = f"{err} {err.__cause__}"  # (Ray says why only in the error under its ConnectionError)
+            if "Unauthenticated" in causes or "InvalidAuthToken" in causes:  # a token the cluster does not take
+                raise _auth_refused(address, "its token is not the cluster's") from None
+            raise ClusterError(f"no Ray cluster at {address!r} ({err}); {_START_ONE}") from None
     return ray
 
 
 @dataclass(frozen=True)
 class ClusterDevice:
-    """A device a node advertises: its name (``<node>/<serial>``), host and whether a worker drives it."""
+    """A device a node advertises: its name (``<host>/<serial>``), host and whether a worker drives it."""
 
     name: str
     host: str
@@ -96,23 +109,35 @@ class ClusterDevice:
         return self.name.split("/", 1)[1] if "/" in self.name else self.name
 
 
+def _host_of(node: dict[str, Any]) -> str:
+    """A node's host name: the one ``androidrl node`` advertises, else Ray's idea of it."""
+    advertised = [k[len(HOST_RESOURCE) :] for k in node.get("Resources", {}) if k.startswith(HOST_RESOURCE)]
+    return advertised[0] if advertised else node.get("NodeManagerHostname") or node.get("NodeManagerAddress", "")
+
+
+def node_hosts(ray: Any) -> dict[str, str]:
+    """The host name of every live node of the cluster, by Ray node id."""
+    return {node["NodeID"]: _host_of(node) for node in ray.nodes() if node.get("Alive")}
+
+
 def cluster_devices(ray: Any) -> list[ClusterDevice]:
     """Every device the live nodes of the cluster advertise, by name."""
     found = []
     for node in ray.nodes():
         if not node.get("Alive"):
             continue
-        total = node.get("Resources", {})
-        for key in total:
+        for key in node.get("Resources", {}):
             if key.startswith(DEVICE_RESOURCE):
-                name = key[len(DEVICE_RESOURCE) :]
-                host = next((k[len(HOST_RESOURCE) :] for k in total if k.startswith(HOST_RESOURCE)), "")
-                found.append(ClusterDevice(name, host or node["NodeManagerAddress"], node["NodeID"], False))
+                found.append(ClusterDevice(key[len(DEVICE_RESOURCE) :], _host_of(node), node["NodeID"], False))
     available = ray.available_resources()
     return sorted(
         (ClusterDevice(d.name, d.host, d.node_id, available.get(DEVICE_RESOURCE + d.name, 0) < 1) for d in found),
         key=lambda d: d.name,
     )
+
+
+def _listing(devices: Sequence[ClusterDevice]) -> str:
+    return ", ".join(f"{d.name} ({d.host}{', in use' if d.in_use else ''})" for d in devices) or "none"
 
 
 def pick_devices(ray: Any, wanted: str | int | Sequence[str]) -> list[ClusterDevice]:
@@ -122,7 +147,7 @@ def pick_devices(ray: Any, wanted: str | int | Sequence[str]) -> list[ClusterDev
         ClusterError: Names no node advertises, or fewer devices than asked for (listing what there is).
     """
     devices = cluster_devices(ray)
-    listing = ", ".join(f"{d.name} ({d.host}{', in use' if d.in_use else ''})" for d in devices) or "none"
+    listing = _listing(devices)
     if wanted == "all":
         chosen = [d for d in devices if not d.in_use]
     elif isinstance(wanted, int):
@@ -142,6 +167,64 @@ def pick_devices(ray: Any, wanted: str | int | Sequence[str]) -> list[ClusterDev
     return chosen
 
 
+def resolve_devices(ray: Any, devices: Sequence[ClusterDevice | DeviceSpec | str]) -> list[ClusterDevice | DeviceSpec]:
+    """Each device as a cluster device (found by name or by serial) or a virtual-phone spec.
+
+    Strings are ``"virtual[:WxH[@DPI]]"`` specs, names ``<host>/<serial>`` as ``androidrl devices
+    --cluster`` lists them, or serials that one node advertises.
+
+    Raises:
+        ClusterError: A device no node advertises (a serial only this host's adb server knows cannot
+            be reached by the actors), a serial on several hosts, or a device listed twice.
+        ValueError: A malformed virtual spec.
+    """
+    if isinstance(devices, (str, DeviceSpec, ClusterDevice)) or not devices:
+        raise ValueError(f"devices must be a non-empty list of cluster devices or virtual specs, got {devices!r}")
+    advertised = cluster_devices(ray)
+    by_name = {d.name: d for d in advertised}
+    resolved: list[ClusterDevice | DeviceSpec] = []
+    for device in devices:
+        if isinstance(device, str) and device not in by_name and "/" in device:
+            raise ClusterError(f"no node advertises {device!r}; the cluster has: {_listing(advertised)}")
+        if isinstance(device, str):
+            device = by_name.get(device) or DeviceSpec.parse(device)
+        if isinstance(device, DeviceSpec) and not device.virtual:
+            hosts = [d for d in advertised if d.serial == device.serial]
+            if not hosts:
+                raise ClusterError(
+                    f"device {device.serial}: no node of the Ray cluster advertises it, and the ray backend's "
+                    "workers reach a device only through the adb server of the host that runs `androidrl node` "
+                    f"(a device only this host's adb server lists needs `androidrl node` here too); "
+                    f"the cluster has: {_listing(advertised)}"
+                )
+            if len(hosts) > 1:
+                raise ClusterError(
+                    f"device {device.serial} is on several hosts ({', '.join(d.name for d in hosts)}): "
+                    "name one as <host>/<serial>"
+                )
+            device = hosts[0]
+        resolved.append(device)
+    names = [d.name for d in resolved if isinstance(d, ClusterDevice)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ClusterError(
+            f"device {twice[0]} is listed twice: two workers would drive the same phone and corrupt each "
+            "other's episodes; list each device once (use 'virtual' for more virtual phones)"
+        )
+    return resolved
+
+
+def _writable(value: Any) -> Any:
+    """``value`` with each read-only array in it copied (what Ray returns is read-only, zero-copy)."""
+    if isinstance(value, np.ndarray):
+        return value if value.flags.writeable else value.copy()
+    if isinstance(value, dict):
+        return {k: _writable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_writable(v) for v in value)
+    return value
+
+
 class _EnvActor:
     """The Ray actor of one worker: builds its envs on its host and answers commands (see ``workers.answer``)."""
 
@@ -149,11 +232,11 @@ class _EnvActor:
         self.envs = [fn() for fn in env_fns]
         self.slots = slots
 
-    def where(self) -> tuple[str, str]:
-        """(node id, host name) of the actor."""
+    def where(self) -> tuple[str, int]:
+        """(Ray node id, process id) of the actor."""
         import ray
 
-        return ray.get_runtime_context().get_node_id(), socket.gethostname()
+        return ray.get_runtime_context().get_node_id(), os.getpid()
 
     def run(self, command: str, data: Any) -> tuple[str, Any]:
         return answer(self.envs, self.slots, None, command, data)
@@ -169,6 +252,17 @@ class _Handle:
     refs: deque = field(default_factory=deque)  # calls in flight, oldest first
     node_id: str = ""
     host: str = ""
+    pid: int = 0
+    located: Any = None  # a `where` call after a restart: where the actor came back
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a worker's actor runs, as last seen: its host, Ray node id and process id."""
+
+    host: str
+    node_id: str
+    pid: int
 
 
 class RayActors(Transport):
@@ -179,20 +273,30 @@ class RayActors(Transport):
             ``num_cpus`` and a spread strategy for virtual phones).
         names: Per worker, the device names, for messages.
         placement_timeout: Seconds every actor has to be placed before the vector env gives up.
+        hosts: Per worker, the host of its device ("" for a virtual phone: wherever Ray places it).
     """
 
     restarts_itself = True
 
-    def __init__(self, placements: Sequence[dict[str, Any]], names: Sequence[str], placement_timeout: float = 60.0):
+    def __init__(
+        self,
+        placements: Sequence[dict[str, Any]],
+        names: Sequence[str],
+        placement_timeout: float = 60.0,
+        hosts: Sequence[str] | None = None,
+    ) -> None:
         self.ray = require_ray()
         self.placements = list(placements)
         self.names = list(names)
+        self.hosts = list(hosts) if hosts is not None else [""] * len(self.names)
         self.placement_timeout = placement_timeout
         self._actor_class = self.ray.remote(_EnvActor)
+        self._handles: dict[int, _Handle] = {}
 
     def start(self, worker: Worker) -> None:
         options = {"max_restarts": -1, "max_task_retries": 0, **self.placements[worker.index]}
-        worker.handle = _Handle(self._actor_class.options(**options).remote(worker.env_fns, worker.slots))
+        actor = self._actor_class.options(**options).remote(worker.env_fns, worker.slots)
+        worker.handle = self._handles[worker.index] = _Handle(actor, host=self.hosts[worker.index])
 
     def started(self, workers: Sequence[Worker]) -> None:
         """Wait until every actor is placed; one that stays pending is an error naming its device.
@@ -202,28 +306,43 @@ class RayActors(Transport):
         """
         refs = {w.handle.actor.where.remote(): w for w in workers}
         ready, pending = self.ray.wait(list(refs), num_returns=len(refs), timeout=self.placement_timeout)
+        hosts = node_hosts(self.ray) if ready else {}
         for ref in ready:
             worker = refs[ref]
             try:
-                worker.handle.node_id, worker.handle.host = self.ray.get(ref)
+                self._locate(worker.index, self.ray.get(ref), hosts)
             except Exception as err:  # noqa: BLE001 (the actor failed to build its env: say so)
-                raise ClusterError(f"the worker of {self.names[worker.index]} failed to start: {err}") from None
+                raise ClusterError(f"the worker of {self._label(worker.index)} failed to start: {err}") from None
         if pending:
-            advertised = {d.name: d for d in cluster_devices(self.ray)}
+            advertised = {d.name for d in cluster_devices(self.ray)}
             problems = []
             for ref in pending:
-                name = self.names[refs[ref].index]
-                if name in advertised:
-                    problems.append(f"device {name} is already driven by another worker (its actor waited "
-                                    f"{self.placement_timeout:g} s for it)")  # fmt: skip
+                index = refs[ref].index
+                units = [r[len(DEVICE_RESOURCE) :] for r in self.placements[index].get("resources", {})]
+                if units and units[0] in advertised:
+                    problems.append(f"device {self._label(index)} is already driven by another worker (its actor "
+                                    f"waited {self.placement_timeout:g} s for it)")  # fmt: skip
+                elif units:
+                    problems.append(f"device {self._label(index)}: no live node advertises {units[0]} any more")
                 else:
-                    problems.append(f"no node can take the worker of {name}")
+                    problems.append(f"no node has a free CPU for the worker of {self._label(index)}")
             raise ClusterError("; ".join(problems))
+
+    def _locate(self, index: int, where: tuple[str, int], hosts: dict[str, str]) -> None:
+        """Record where worker ``index``'s actor answered from (a virtual phone's host is wherever Ray put it)."""
+        handle = self._handles[index]
+        handle.node_id, handle.pid = where
+        handle.host = self.hosts[index] or hosts.get(handle.node_id, handle.host)
+
+    def _label(self, index: int) -> str:
+        host = self.hosts[index]
+        return f"{self.names[index]} on host {host}" if host else self.names[index]
 
     def stop(self, worker: Worker) -> None:
         if worker.handle is not None:
             self.ray.kill(worker.handle.actor, no_restart=True)
             worker.handle = None
+            self._handles.pop(worker.index, None)
 
     def close(self, workers: Sequence[Worker]) -> None:
         calls = [w.handle.actor.close.remote() for w in workers if w.handle is not None]
@@ -235,11 +354,13 @@ class RayActors(Transport):
         worker.handle.refs.append(worker.handle.actor.run.remote(command, data))
 
     def receive(self, worker: Worker) -> tuple[str, Any]:
-        ref = worker.handle.refs.popleft()
+        handle = worker.handle
+        ref = handle.refs.popleft()
         try:
-            return self.ray.get(ref)
+            return _writable(self.ray.get(ref))  # (Ray's arrays are read-only: SB3 and users write to theirs)
         except (self.ray.exceptions.RayActorError, self.ray.exceptions.ActorUnavailableError):
-            worker.handle.refs.clear()  # what was sent to the dead actor is lost with it
+            handle.refs.clear()  # what was sent to the dead actor is lost with it
+            handle.located = handle.actor.where.remote()  # answered once Ray has restarted it
             raise WorkerGone from None
 
     def ready(self, workers: Sequence[Worker], timeout: float) -> list[Worker]:
@@ -253,7 +374,19 @@ class RayActors(Transport):
         return [first[ref] for ref in ready]
 
     def where(self, worker: Worker) -> str:
-        return worker.handle.host if worker.handle is not None else ""
+        """The host of the worker's actor (the one it was last seen on, while Ray restarts it)."""
+        return self.location(worker.index).host
+
+    def location(self, index: int) -> Location:
+        """Where worker ``index``'s actor runs, as last seen (updated once a restarted actor answers)."""
+        handle = self._handles.get(index)
+        if handle is None:
+            return Location(self.hosts[index], "", 0)
+        if handle.located is not None and self.ray.wait([handle.located], timeout=0)[0]:
+            located, handle.located = handle.located, None
+            with contextlib.suppress(self.ray.exceptions.RayError):  # it died again: its next failure asks anew
+                self._locate(index, self.ray.get(located), node_hosts(self.ray))
+        return Location(handle.host, handle.node_id, handle.pid)
 
 
 def placements_for(devices: Sequence[ClusterDevice | None]) -> list[dict[str, Any]]:
@@ -267,7 +400,7 @@ def placements_for(devices: Sequence[ClusterDevice | None]) -> list[dict[str, An
 
 
 def make_cluster_vector_env(
-    devices: Sequence[ClusterDevice | DeviceSpec],
+    devices: Sequence[ClusterDevice | DeviceSpec | str],
     task: Any = None,
     wrap: Wrap | None = None,
     *,
@@ -275,31 +408,37 @@ def make_cluster_vector_env(
     seed: int = 0,
     guard: dict[str, float] | None = None,
     placement_timeout: float = 60.0,
+    address: str = "auto",
     **options: Any,
 ) -> DeviceVectorEnv:
     """A :class:`~androidrl.vector.async_env.DeviceVectorEnv` whose workers are Ray actors next to their devices.
 
     Args:
-        devices: Cluster devices (:func:`pick_devices`), and/or virtual-phone specs (made in an actor anywhere).
+        devices: Cluster devices (:func:`pick_devices`, or their names ``<host>/<serial>``, or serials
+            one node advertises), and/or virtual phones (``"virtual[:WxH[@DPI]]"`` or
+            :class:`~androidrl.device.spec.DeviceSpec`), each made in an actor anywhere in the cluster.
         task: The task of every env.
         wrap: Observation and action wrappers, applied in the actor.
         env_kwargs: More AndroidEnv arguments.
         seed: Seeds the virtual phones (``seed + env index``).
         guard: Settings of each env's :class:`~androidrl.vector.guard.DeviceFaultGuard`.
         placement_timeout: Seconds every actor has to be placed.
+        address: The Ray cluster: ``"auto"`` (the one this host belongs to) or ``HOST:PORT``.
         **options: More :class:`~androidrl.vector.async_env.DeviceVectorEnv` settings
             (``step_timeout``, ``fault_timeout``, ``max_down_seconds``, ``max_blank_share``...).
 
     Raises:
         ClusterError: Ray is missing, or a device cannot be had (already driven, or advertised by no node).
     """
-    connect(options.pop("address", "auto"))
+    ray = connect(address)
+    devices = resolve_devices(ray, devices)
     specs = [d if isinstance(d, DeviceSpec) else DeviceSpec(d.serial) for d in devices]
     fns = [env_factory(s, i, task, wrap, env_kwargs, None, seed, guard, episodes=True) for i, s in enumerate(specs)]
-    names = [d.name if isinstance(d, ClusterDevice) else f"virtual-{i}" for i, d in enumerate(devices)]
+    names = [s.worker_serial(i) for i, s in enumerate(specs)]  # (the host is named beside it in messages)
+    hosts = [d.host if isinstance(d, ClusterDevice) else "" for d in devices]
     places = placements_for([d if isinstance(d, ClusterDevice) else None for d in devices])
     options.pop("envs_per_worker", None)  # (an actor per device: Ray places each where its device is)
-    transport = RayActors(places, names, placement_timeout)
+    transport = RayActors(places, names, placement_timeout, hosts)
     return DeviceVectorEnv(
         fns, names, transport=transport, max_down_seconds=(guard or {}).get("max_down_seconds", 300.0), **options
     )
