@@ -9,6 +9,9 @@ the chosen envs that check an attribute exists before asking (a missing one woul
 error in the worker), ``env_is_wrapped``, and seeding. Faults are the vector env's to
 handle: a worker that fails is restarted alone, and its envs' episodes end with
 ``info["device_error"]``.
+
+:class:`RayVecEnv` is the same face with each env in a Ray actor on the host that owns its
+device (:mod:`androidrl.vector.cluster`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvWrapper
 
-from androidrl.device.spec import parse_devices
+from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.vector.async_env import DeviceVectorEnv, make_vector_env
 from androidrl.vector.workers import env_factory
+
+#: What a Monitor writes besides return, length and time (the workers' Monitors write the same).
+MONITOR_KEYWORDS = ("is_success", "task")
 
 
 class SB3VecEnv(VecEnv):
@@ -124,6 +130,47 @@ class SB3VecEnv(VecEnv):
         return self._seeds
 
 
+class RayVecEnv(SB3VecEnv):
+    """SB3's VecEnv with each env in a Ray actor on the host that owns its device.
+
+    The actor builds the AndroidEnv and ``wrap`` there, against that host's adb server, and
+    sends back only the wrapped observation, reward, flags and info; faults end only their
+    env's episode, with ``info["device_error"]`` naming the device and its host (see
+    :mod:`androidrl.vector.cluster`). Needs Ray (``pip install "androidrl[ray]"``) and a
+    cluster whose hosts run ``androidrl node``.
+
+    Args:
+        devices: Devices the cluster advertises (names ``<host>/<serial>`` as ``androidrl devices
+            --cluster`` lists them, serials, or :func:`~androidrl.vector.cluster.pick_devices`'s
+            results), and/or virtual phones (``"virtual[:WxH[@DPI]]"``), made in actors spread over
+            the cluster.
+        task: The task of every env.
+        wrap: Observation and action wrappers, applied in the actors.
+        address: The Ray cluster: ``"auto"`` (the one this host belongs to) or ``HOST:PORT``.
+        **kwargs: More :func:`~androidrl.vector.cluster.make_cluster_vector_env` arguments
+            (``env_kwargs``, ``seed``, ``guard``, ``placement_timeout``, ``fault_timeout``...).
+
+    Raises:
+        ClusterError: Ray is missing, no cluster answers at ``address``, or a device cannot be had.
+
+    Example:
+        >>> env = RayVecEnv(["lab-2/emulator-5554", "virtual:360x800"], "tap-target", pixel_wrap)  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        devices: Sequence[Any],
+        task: Any = None,
+        wrap: Callable[[gym.Env], gym.Env] | None = None,
+        *,
+        address: str = "auto",
+        **kwargs: Any,
+    ) -> None:
+        from androidrl.vector.cluster import make_cluster_vector_env
+
+        super().__init__(make_cluster_vector_env(devices, task, wrap, address=address, **kwargs))
+
+
 class MonitorFiles(VecEnvWrapper):
     """Writes each env's episodes (``info["episode"]``) to its own SB3 Monitor CSV, from the parent.
 
@@ -139,7 +186,7 @@ class MonitorFiles(VecEnvWrapper):
         super().__init__(venv)
         self._start = time.time()
         self._writers = [
-            ResultsWriter(str(monitor_path(Path(directory), i)), {"t_start": self._start}, ("is_success",))
+            ResultsWriter(str(monitor_path(Path(directory), i)), {"t_start": self._start}, MONITOR_KEYWORDS)
             for i in range(venv.num_envs)
         ]
 
@@ -152,7 +199,7 @@ class MonitorFiles(VecEnvWrapper):
             episode = info.get("episode")
             if episode is not None:
                 row = {"r": episode["r"], "l": episode["l"], "t": round(time.time() - self._start, 6)}
-                writer.write_row({**row, "is_success": info.get("is_success")})
+                writer.write_row({**row, **{key: info.get(key) for key in MONITOR_KEYWORDS}})
         return obs, rewards, dones, infos
 
     def close(self) -> None:
@@ -163,10 +210,12 @@ class MonitorFiles(VecEnvWrapper):
 
 #: The arguments every backend takes; the rest are the async backend's.
 COMMON_ARGS = frozenset({"env_kwargs", "monitor_dir", "seed", "guard", "adb_host", "adb_port"})
+#: The async backend's arguments the ray backend has no use for (its workers are actors on the devices' hosts).
+NOT_RAY_ARGS = frozenset({"adb_host", "adb_port", "envs_per_worker", "shared_memory", "context"})
 
 
 def make_sb3_vec_env(
-    devices: Sequence[str],
+    devices: Sequence[str | DeviceSpec],
     task: Any = None,
     wrap: Callable[[gym.Env], gym.Env] | None = None,
     *,
@@ -180,23 +229,40 @@ def make_sb3_vec_env(
         task: The task of every env.
         wrap: Observation/action wrappers for each AndroidEnv.
         backend: ``"async"`` (:class:`SB3VecEnv` over
-            :class:`~androidrl.vector.async_env.DeviceVectorEnv`, with fault recovery), or
-            SB3's own ``"subproc"`` / ``"dummy"``.
-        **kwargs: More :func:`~androidrl.vector.async_env.make_vector_env` arguments (SB3's
+            :class:`~androidrl.vector.async_env.DeviceVectorEnv`, with fault recovery),
+            ``"ray"`` (:class:`RayVecEnv`: the same, each env in a Ray actor on its device's
+            host; ``devices`` are then the cluster's, see :class:`RayVecEnv`), or SB3's own
+            ``"subproc"`` / ``"dummy"``.
+        **kwargs: More :func:`~androidrl.vector.async_env.make_vector_env` arguments (the ray
+            backend takes ``address`` and ``placement_timeout`` too, but not ``adb_host``,
+            ``adb_port``, ``envs_per_worker``, ``shared_memory`` or ``context``; SB3's
             backends take only ``env_kwargs``, ``monitor_dir``, ``seed``, ``guard``,
             ``adb_host`` and ``adb_port``).
 
     Raises:
         ValueError: Unknown backend, no devices, or a duplicate serial.
         TypeError: An argument the backend does not take.
+        ClusterError: (ray) Ray is missing, no cluster answers, or a device cannot be had.
     """
     if backend == "async":
         return SB3VecEnv(make_vector_env(devices, task, wrap, **kwargs))
+    if backend == "ray":
+        refused = sorted(set(kwargs) & NOT_RAY_ARGS)
+        if refused:
+            raise TypeError(
+                f"{', '.join(refused)}: the ray backend does not take these (its workers are actors on the hosts "
+                "that own the devices, each using its host's adb server)"
+            )
+        monitor_dir = kwargs.pop("monitor_dir", None)
+        env = RayVecEnv(devices, task, wrap, **kwargs)
+        return MonitorFiles(env, monitor_dir) if monitor_dir is not None else env
     if backend not in ("subproc", "dummy"):
-        raise ValueError(f"backend must be 'async', 'subproc' or 'dummy', got {backend!r}")
+        raise ValueError(f"backend must be 'async', 'ray', 'subproc' or 'dummy', got {backend!r}")
     async_only = sorted(set(kwargs) - COMMON_ARGS)
     if async_only:
-        raise TypeError(f"{', '.join(async_only)}: only the async backend takes these (backend is {backend!r})")
+        raise TypeError(
+            f"{', '.join(async_only)}: only the async backend takes these (and the ray backend; backend is {backend!r})"
+        )
     specs = parse_devices(devices, kwargs.pop("adb_host", "127.0.0.1"), kwargs.pop("adb_port", None))
     fns = [env_factory(spec, i, task, wrap, **kwargs) for i, spec in enumerate(specs)]
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
