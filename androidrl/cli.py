@@ -494,6 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="this host's adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)",
     )
     node.add_argument("--num-cpus", type=int, default=None, help="CPUs the node offers (default: all)")
+    node.add_argument("--temp-dir", help="the Ray node's temporary directory (default: Ray's, /tmp/ray)")
     node.set_defaults(func=_node)
     return parser
 
