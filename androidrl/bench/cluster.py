@@ -1,9 +1,12 @@
 """The ray suite: the ray backend against the local async backend on the same virtual phones, in one run.
 
-A one-machine Ray cluster (a head and one node, on 127.0.0.1) hosts the actors; each
-contender steps two wrapped tap-target envs with the same random actions. Besides steps/s,
-the figure of bytes per step is what crosses between the actor and the driver (a
-pickled answer: the wrapped observation and the info), which is what the network would carry.
+A one-machine Ray cluster (a head and one node, on 127.0.0.1) hosts the actors — or, when
+this process is already connected to a Ray cluster, that one (the tests' session cluster).
+Each contender steps two wrapped tap-target envs with the same random actions. The figures:
+env-steps/s (a vector step is one step of each of the two envs), the milliseconds each
+vector step costs and what the ray backend adds to it (Ray's round trip and serialization),
+and the bytes per step that cross between the actor and the driver (a pickled answer: the
+wrapped observation and the info), which is what the network would carry.
 """
 
 from __future__ import annotations
@@ -19,30 +22,34 @@ from androidrl.bench.figures import Figure, interleave
 from androidrl.device.spec import DeviceSpec
 from androidrl.registration import pixel_wrap
 
+ENVS = 2  # envs of each contender (a vector step steps each once)
+
 
 def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """Steps/s of the ray and local backends on two virtual phones, and the bytes each ray step moves."""
+    """Env-steps/s and ms per vector step of the ray and local backends on two virtual phones; bytes of a step."""
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # (every node on 127.0.0.1)
     os.environ.setdefault("RAY_TMPDIR", tempfile.mkdtemp(prefix="ray-bench-"))
+    import ray
     from ray.cluster_utils import Cluster
 
     from androidrl.vector import make_vector_env
     from androidrl.vector.cluster import connect, make_cluster_vector_env
     from androidrl.vector.sb3 import SB3VecEnv
 
-    cluster = Cluster(initialize_head=True, head_node_args={"node_ip_address": "127.0.0.1", "num_cpus": 0})
-    cluster.add_node(num_cpus=2, node_ip_address="127.0.0.1")
-    ray = connect(cluster.address)
-    specs = [DeviceSpec.virtual_phone(width, height, density)] * 2
+    cluster = None
+    if not ray.is_initialized():  # (else: the cluster this process belongs to, left as it was found)
+        cluster = Cluster(initialize_head=True, head_node_args={"node_ip_address": "127.0.0.1", "num_cpus": 0})
+        cluster.add_node(num_cpus=ENVS, node_ip_address="127.0.0.1")
+        connect(cluster.address)
+    specs = [DeviceSpec.virtual_phone(width, height, density)] * ENVS
     kwargs = {"env_kwargs": {"dump_xml": False}}
-    envs = {
-        "async (local)": SB3VecEnv(make_vector_env(specs, "tap-target", pixel_wrap, **kwargs)),
-        "ray (actors)": SB3VecEnv(make_cluster_vector_env(specs, "tap-target", pixel_wrap, **kwargs)),
-    }
+    envs = {}
     steps = 50 if rounds < 8 else 200
     try:
+        envs["async (local)"] = SB3VecEnv(make_vector_env(specs, "tap-target", pixel_wrap, **kwargs))
+        envs["ray (actors)"] = SB3VecEnv(make_cluster_vector_env(specs, "tap-target", pixel_wrap, **kwargs))
         rng = np.random.default_rng(0)
-        actions = rng.integers(0, envs["ray (actors)"].action_space.n, size=(steps, 2))
+        actions = rng.integers(0, envs["ray (actors)"].action_space.n, size=(steps, ENVS))
         for env in envs.values():
             env.seed(0)
             env.reset()
@@ -55,8 +62,14 @@ def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             return go
 
         samples = interleave({name: run(env) for name, env in envs.items()}, max(3, rounds // 4), warmup=1)
-        rate = Figure.rate(f"ray backend: vector steps/s, 2 virtual phones {width}x{height}", "async (local)")
-        rate.samples = {name: [steps * 2 * 1000 / ms for ms in values] for name, values in samples.items()}
+        rate = Figure.rate(f"ray backend: env-steps/s, {ENVS} virtual phones {width}x{height}", "async (local)")
+        rate.samples = {name: [steps * ENVS * 1000 / ms for ms in values] for name, values in samples.items()}
+        per_step = Figure(f"ray backend: ms per vector step ({ENVS} envs)", "async (local)")
+        per_step.samples = {name: [ms / steps for ms in values] for name, values in samples.items()}
+        added = Figure("ray backend: ms it adds per vector step", "ray - async")
+        added.samples["ray - async"] = [
+            (ray_ms - local_ms) / steps for ray_ms, local_ms in zip(samples["ray (actors)"], samples["async (local)"])
+        ]  # (paired by round: both ran back to back)
         venv = envs["ray (actors)"].venv
         worker = venv._workers[0]
         sizes = []
@@ -66,10 +79,11 @@ def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
         weight = Figure("ray backend: KB per step and env over the wire", "pickled answer", unit="KB")
         weight.samples["pickled answer"] = sizes
         weight.samples["raw frame (not sent)"] = [width * height * 4 / 1024] * len(sizes)
-        return [rate, weight]
+        return [rate, per_step, added, weight]
     finally:
         for env in envs.values():
             env.close()
-        ray.shutdown()
-        cluster.shutdown()
-        time.sleep(0.5)
+        if cluster is not None:
+            ray.shutdown()
+            cluster.shutdown()
+            time.sleep(0.5)
