@@ -66,20 +66,34 @@ def _nal(nal_ref_idc: int, nal_type: int, rbsp: bytes) -> bytes:
 def rgb_to_yuv420(rgb: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BT.601 limited-range Y, Cb, Cr planes of an RGB frame, padded by edge repetition to whole macroblocks.
 
+    The 8-bit integer form of the matrix (as libyuv's RGB-to-I420 uses), in 16-bit lanes for
+    luma; chroma from the sum of each 2x2 block (sited between its pixels).
+
     Args:
         rgb: ``(height, width, 3)`` uint8.
         width: Coded width (a multiple of 16, at least the frame's).
         height: Coded height (a multiple of 16, at least the frame's).
     """
-    pad = ((0, height - rgb.shape[0]), (0, width - rgb.shape[1]), (0, 0))
-    frame = np.pad(rgb, pad, mode="edge").astype(np.float32) if any(p[1] for p in pad) else rgb.astype(np.float32)
-    r, g, b = frame[..., 0], frame[..., 1], frame[..., 2]
-    y = 16.0 + (65.481 * r + 128.553 * g + 24.966 * b) / 255.0
-    small = frame.reshape(height // 2, 2, width // 2, 2, 3).mean(axis=(1, 3))  # chroma sited between 2x2 pixels
-    r, g, b = small[..., 0], small[..., 1], small[..., 2]
-    cb = 128.0 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255.0
-    cr = 128.0 + (112.0 * r - 93.786 * g - 18.214 * b) / 255.0
-    return tuple(np.clip(np.rint(p), 16, 240).astype(np.uint8) for p in (y, cb, cr))  # type: ignore[return-value]
+    r, g, b = (rgb[..., i].astype(np.uint16) for i in range(3))
+    y = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16  # at most 56228: no overflow
+
+    def quad(plane: np.ndarray) -> np.ndarray:
+        return (plane[0::2, 0::2] + plane[1::2, 0::2] + plane[0::2, 1::2] + plane[1::2, 1::2]).astype(np.int32)
+
+    rs, gs, bs = quad(r), quad(g), quad(b)
+    cb = ((-38 * rs - 74 * gs + 112 * bs + 512) >> 10) + 128
+    cr = ((112 * rs - 94 * gs - 18 * bs + 512) >> 10) + 128
+    return _padded(y, width, height), _padded(cb, width // 2, height // 2), _padded(cr, width // 2, height // 2)
+
+
+def _padded(plane: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``plane`` as uint8, its last column and row repeated out to ``width`` x ``height`` (the cropped margin)."""
+    out = np.empty((height, width), np.uint8)
+    rows, cols = plane.shape
+    out[:rows, :cols] = plane
+    out[:rows, cols:] = out[:rows, cols - 1 : cols]
+    out[rows:] = out[rows - 1 : rows]
+    return out
 
 
 def _macroblocks(y: np.ndarray, cb: np.ndarray, cr: np.ndarray) -> np.ndarray:
