@@ -11,11 +11,11 @@ from androidrl.cli import main
 from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_client import AdbClient
 from androidrl.device.adb_server import IsolatedAdbServer, free_port
-from androidrl.device.screencap import decode_screencap
-from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError
+from androidrl.device.screencap import decode_screencap, screencap_length
+from androidrl.errors import DeviceBusyError, DeviceError, DeviceNotFoundError, DeviceOfflineError
 from androidrl.virtual.phone import VirtualPhone
 
-from conftest import center, node_bounds, serve_as_emulator
+from conftest import DENSITY, HEIGHT, WIDTH, center, node_bounds, serve_as_emulator
 
 
 def test_unknown_serial_is_not_found(adb_server):
@@ -138,6 +138,70 @@ def test_decode_both_header_sizes_and_formats():
 def test_decode_rejects_what_is_not_a_screencap(raw):
     with pytest.raises(DeviceError, match="screencap"):
         decode_screencap(raw)
+
+
+def test_screencap_length_tells_the_header_size_by_what_follows():
+    rgba = bytes(range(24))
+    for colorspace, header in ((True, 16), (False, 12)):
+        frame = _raw(3, 2, 1, rgba, colorspace=colorspace)
+        assert screencap_length(frame, b"<?xml") == header + 24  # the frame alone
+        assert screencap_length(frame + b"<?xml version='1.0'?>", b"<?xml") == header + 24
+    with pytest.raises(DeviceError, match="and then"):
+        screencap_length(_raw(3, 2, 1, rgba) + b"garbage", b"<?xml")
+
+
+# ---------------------------------------------------------------------------- perform_and_observe
+
+
+def test_perform_and_observe_acts_then_reads_what_the_three_calls_read(served, adb_server, phone):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=10)
+    device.shell("am start -n com.androidrl.notes/.MainActivity")
+    field = center(node_bounds(device.dump_ui(), resource_id="com.androidrl.notes:id/note_input"))
+    seen = device.perform_and_observe(EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=field))
+    assert np.array_equal(seen.frame, phone.screenshot()) and seen.xml == phone.dump_ui()
+    attack = "x'; touch /sdcard/p1; echo $(touch /sdcard/p2) && reboot"  # typed literally, runs nothing
+    seen = device.perform_and_observe(EnvAction(action_type=EnvActionType.USER_INPUT, input_txt=attack), frame=False)
+    assert phone.top_activity.draft == attack and seen.frame is None and seen.xml == phone.dump_ui()
+    assert not phone.fs.exists("/sdcard/p1") and not phone.fs.exists("/sdcard/p2") and phone.online
+    seen = device.perform_and_observe(EnvAction(action_type=EnvActionType.SYSTEM_HOME), xml=False)
+    assert phone.foreground()[0] == "com.android.launcher3" and seen.xml is None
+    assert np.array_equal(seen.frame, phone.screenshot())
+    assert device.perform_and_observe(EnvAction(), frame=False, xml=False) == (None, None)
+    assert phone.fs.listdir("/data/local/tmp") == []  # no dump left behind
+
+
+def test_perform_and_observe_reads_a_frame_with_the_old_12_byte_header(adbd, adb_server):
+    phone = VirtualPhone(WIDTH, HEIGHT, DENSITY, sdk=28, boot_seconds=0.2)
+    server = adbd.serve(phone)
+    try:
+        device = AdbDevice(server.serial, port=adb_server.port, timeout=10)
+        device.wait_ready(timeout=10)
+        assert len(phone.screencap()) == 12 + WIDTH * HEIGHT * 4
+        seen = device.perform_and_observe(EnvAction())
+        assert np.array_equal(seen.frame, phone.screenshot()) and seen.xml == phone.dump_ui()
+    finally:
+        adbd.stop_server(server)
+        adb_server.adb("disconnect", server.serial, check=False)
+
+
+def test_perform_and_observe_refuses_a_bad_action_before_sending_and_the_device_still_runs_commands(
+    served, adb_server, phone
+):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=10)
+    with pytest.raises(ValueError, match="outside the 360x800 screen"):
+        device.perform_and_observe(EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(5000, 10)))
+    with pytest.raises(ValueError, match="cannot type"):
+        device.perform_and_observe(EnvAction(action_type=EnvActionType.USER_INPUT, input_txt="héllo"))
+    assert device.shell("echo still here") == "still here\n"  # run, not collected as an action's command
+
+
+def test_perform_and_observe_dumps_a_busy_screen_again_as_dump_ui_does(served, adb_server, phone):
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=10)
+    device.shell("am start -n com.androidrl.practice/.TargetActivity --ez animate true")
+    with pytest.raises(DeviceBusyError, match="could not get idle state"):
+        device.perform_and_observe(EnvAction())
+    seen = device.perform_and_observe(EnvAction(action_type=EnvActionType.SYSTEM_HOME))  # home is idle
+    assert seen.xml == phone.dump_ui() and "com.android.launcher3" in seen.xml
 
 
 # ---------------------------------------------------------------------------- CLI

@@ -38,7 +38,14 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
     assert set(settings["suite_seconds"]) == {"adb", "wrapped"} and report["machine"]["adb"].startswith("Android")
     figures = {f["name"]: f for f in report["figures"]}
     observed = figures["observed step (tap + screenshot + XML)"]
-    assert set(observed["contenders"]) == {"seed", "adbutils", "adbdevice", "inprocess", "transport limit"}
+    assert set(observed["contenders"]) == {
+        "seed",
+        "adbutils",
+        "adbdevice",
+        "adbdevice batch",
+        "inprocess",
+        "transport limit",
+    }
     assert observed["baseline"] == "seed"
     for figure in figures.values():
         for name, contender in figure["contenders"].items():

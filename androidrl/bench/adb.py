@@ -16,6 +16,7 @@ from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
 from androidrl.device.base import Device
 from androidrl.device.virtual import VirtualDevice
+from androidrl.spaces import EnvAction, EnvActionType
 from androidrl.ui import ui_elements
 
 
@@ -126,11 +127,13 @@ def _transport_limits(adb: AdbDevice) -> dict[str, Callable[[], object]]:
     """
     adb.shell(f"screencap {_FRAME_FILE} && uiautomator dump {_UI_FILE}")
     client, serial = adb.client, adb.serial
+    both = f"cat {_FRAME_FILE}; cat {_UI_FILE}"
+    size = len(client.exec_out_view(serial, both))  # read into buffers of the right size, as AdbDevice does
     return {
-        "screenshot": lambda: client.exec_out(serial, f"cat {_FRAME_FILE}"),
+        "screenshot": lambda: client.exec_out_view(serial, f"cat {_FRAME_FILE}", size_hint=size),
         "tap": lambda: client.shell(serial, "true"),
         "xml": lambda: client.shell(serial, f"cat {_UI_FILE}"),
-        "step": lambda: client.exec_out(serial, f"cat {_FRAME_FILE}; cat {_UI_FILE}"),
+        "step": lambda: client.exec_out_view(serial, both, size_hint=size),
     }
 
 
@@ -158,6 +161,7 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             limits = _transport_limits(adb)
             x, y = points["adbdevice"]
             lx, ly = points["inprocess"]
+            tap = EnvAction(action_type=EnvActionType.SYSTEM_TAP, coord=(x, y))
             lib_shot = lambda: np.asarray(lib.screenshot())  # noqa: E731  (decoded, like the others)
             lib_tap = lambda: lib.shell(f"input tap {x} {y}")  # noqa: E731
             figures = [
@@ -216,6 +220,8 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             "seed": step(lambda: seed.tap(x, y), seed.screenshot, seed.dump_ui),
                             "adbutils": step(lib_tap, lib_shot, lib.dump_hierarchy),
                             "adbdevice": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
+                            # the same step in one round trip (AndroidEnv does not call it yet)
+                            "adbdevice batch": lambda: adb.perform_and_observe(tap),
                             "inprocess": step(lambda: local.tap(lx, ly), local.screenshot, local.dump_ui),
                             LIMIT: limits["step"],
                         },

@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
+from typing import NamedTuple
 
 import numpy as np
 
 from androidrl.device.adb_client import AdbClient
-from androidrl.device.base import CommandResult, Device
+from androidrl.device.base import NOT_IDLE, CommandResult, Device
 from androidrl.device.emulator_console import console_command
-from androidrl.device.screencap import decode_screencap
-from androidrl.errors import DeviceNotFoundError, DeviceOfflineError
+from androidrl.device.screencap import decode_screencap, screencap_length
+from androidrl.errors import DeviceCommandError, DeviceError, DeviceNotFoundError, DeviceOfflineError
+from androidrl.spaces import EnvAction
 
 _TCP_SERIAL = re.compile(r"^[^\s:]+:\d+$")
 _EMULATOR_SERIAL = re.compile(r"^emulator-(\d+)$")
+_XML_START = b"<?xml"
+
+
+class Observed(NamedTuple):
+    """What :meth:`AdbDevice.perform_and_observe` read after the action (None: not asked for)."""
+
+    frame: np.ndarray | None
+    xml: str | None
 
 
 class AdbDevice(Device):
@@ -47,6 +58,8 @@ class AdbDevice(Device):
         self.timeout = timeout
         self.client = AdbClient(host, port, timeout=timeout)
         self._answered = False  # has the device ever answered?
+        self._recording = threading.local()  # perform_and_observe collecting an action's commands
+        self._answer_size = 0  # the biggest screen answer so far: the buffer size of the next one
 
     @property
     def is_tcp(self) -> bool:
@@ -80,13 +93,77 @@ class AdbDevice(Device):
 
     def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
         """Run ``command`` in the device shell (shell protocol v2, exit code included)."""
+        recorded = getattr(self._recording, "commands", None)
+        if recorded is not None:  # an action's command, to run later in perform_and_observe's line
+            recorded.append(command)
+            return CommandResult(b"", b"", 0)
         with self._vanished_is_offline():
             return self.client.shell(self.serial, command, timeout)
 
     def screenshot(self) -> np.ndarray:
         """Raw ``screencap`` over ``exec:``, decoded to RGB on the host."""
         with self._vanished_is_offline():
-            return decode_screencap(self.client.exec_out(self.serial, "screencap"))
+            raw = self.client.exec_out_view(self.serial, "screencap", size_hint=self._answer_size)
+        self._answer_size = max(self._answer_size, len(raw))
+        return decode_screencap(raw)
+
+    def perform_and_observe(self, action: EnvAction, *, frame: bool = True, xml: bool = True) -> Observed:
+        """:meth:`perform`, then :meth:`screenshot` and :meth:`dump_ui`, in one command line: one round trip.
+
+        It means what the three calls mean, in their order: the action first (a point off
+        the screen or untypable text raises before anything is sent, as :meth:`perform`
+        does; an action that fails raises :class:`DeviceCommandError` and nothing is read),
+        then the screen, then the UI, dumped again as :meth:`dump_ui` does while the screen
+        is not idle. What saves time is the connections not made: each call is one through
+        the adb server and adbd, and this makes one where the three calls make three.
+
+        Args:
+            action: What to do (``EnvActionType.NONE``: nothing, only read).
+            frame: Read the screen.
+            xml: Read the UI hierarchy.
+
+        Returns:
+            The frame and the XML (None where not asked for). The action's own output is
+            not kept: Android's ``input`` prints nothing when it works.
+        """
+        commands = self._commands_of(action)
+        path = self._ui_dump_path
+        line = []
+        if commands:  # its output goes to stderr: stdout carries the frame and the XML alone
+            line.append(" && ".join(f"{command} >&2" for command in commands) + " || exit $?")
+        if frame:
+            line.append("screencap")
+        if xml:  # as Device.dump_ui: rm first, so a failed dump never hands back an older file
+            line.append(f"rm -f {path}; uiautomator dump {path} >&2 && cat {path}; rm -f {path}")
+        if not line:
+            return Observed(None, None)
+        with self._vanished_is_offline():
+            out, err, code = self.client.shell_view(self.serial, "; ".join(line), size_hint=self._answer_size)
+        self._answer_size = max(self._answer_size, len(out))
+        stderr = err.decode("utf-8", "replace")
+        if code:  # only the action's `exit $?` ends the line with a failure
+            raise DeviceCommandError(" && ".join(commands), code, "", stderr, serial=self.serial)
+        image = None
+        if frame:
+            end = screencap_length(out, _XML_START if xml else b"")
+            image, out = decode_screencap(out[:end]), out[end:]
+        if not xml:
+            return Observed(image, None)
+        if bytes(out[: len(_XML_START)]) == _XML_START:
+            return Observed(image, bytes(out).decode("utf-8", "replace"))
+        if NOT_IDLE in stderr:  # the screen was animating: dump again, with dump_ui's retries
+            return Observed(image, self.dump_ui())
+        raise DeviceError(f"uiautomator dump failed: {stderr.strip() or 'no output'}", serial=self.serial)
+
+    def _commands_of(self, action: EnvAction) -> list[str]:
+        """The shell commands :meth:`perform` runs for ``action``, collected instead of run."""
+        self.screen_size  # noqa: B018  (known first: perform checks points against it, and its query must run)
+        self._recording.commands = commands = []
+        try:
+            self.perform(action)
+        finally:
+            self._recording.commands = None
+        return commands
 
     @contextlib.contextmanager
     def _vanished_is_offline(self):

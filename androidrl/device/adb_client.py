@@ -6,7 +6,8 @@ Device services run on a socket switched to a device with ``host:transport:SERIA
 ``shell,v2,raw:CMD`` (stdout, stderr and exit code in shell-protocol packets), ``exec:CMD``
 (raw bytes, for screenshots) and ``sync:`` (files). Every call has a timeout, reads into
 buffers that grow geometrically (no quadratic copying, no sleeps), and maps adb's failures
-to androidrl's typed device errors.
+to androidrl's typed device errors. Big answers (screenshots) are read straight into one
+buffer, sized from a hint, with no chunk copied (:meth:`AdbClient.exec_out_view`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from androidrl.device.adb_server import adb_env, adb_path
 from androidrl.device.base import CommandResult
 from androidrl.errors import DeviceError, DeviceNotFoundError, DeviceOfflineError, DeviceTimeoutError
 
 DEFAULT_PORT = 5037
-_CHUNK = 1 << 20
+_MIN_BUFFER = 64 * 1024
 _MAX_REQUEST = 0xFFFF  # the smart-socket length prefix is 4 hex digits
 _SYNC_DATA_MAX = 64 * 1024
 # shell protocol v2 packet ids
@@ -58,6 +61,32 @@ def _fail_error(message: str, serial: str | None) -> DeviceError:
     if any(word in lowered for word in ("offline", "connecting", "authorizing", "closed")):
         return DeviceOfflineError(f"adb: {message}", serial=serial)
     return DeviceError(f"adb: {message}", serial=serial)
+
+
+class _Received:
+    """Bytes read from a socket straight into one buffer, doubled only when an answer outgrows it.
+
+    The memory is not initialised (numpy's ``empty``): a 10 MB answer costs the socket's
+    copy into it and nothing more.
+    """
+
+    def __init__(self, size_hint: int = 0) -> None:
+        self._array = np.empty(max(size_hint + 1, _MIN_BUFFER), np.uint8)  # +1: room to see the end
+        self.size = 0
+
+    def spare(self, count: int | None = None) -> memoryview:
+        """Where the next ``count`` bytes go (None: all the room there is, grown if there is none)."""
+        needed = self.size + (count or 1)
+        if needed > len(self._array):
+            grown = np.empty(max(needed, 2 * len(self._array)), np.uint8)
+            grown[: self.size] = self._array[: self.size]
+            self._array = grown
+        end = len(self._array) if count is None else self.size + count
+        return memoryview(self._array)[self.size : end]
+
+    def view(self) -> memoryview:
+        """What was read, read-only (it keeps the buffer alive)."""
+        return memoryview(self._array)[: self.size].toreadonly()
 
 
 class _Connection:
@@ -115,15 +144,18 @@ class _Connection:
             got += n
         return buf
 
-    def read_all(self) -> bytearray:
-        """Everything until the other side closes."""
-        out = bytearray()
-        view = memoryview(bytearray(_CHUNK))
-        while True:
-            n = self._recv_into(view)
+    def read_into(self, received: _Received, count: int | None = None) -> None:
+        """``count`` more bytes into ``received`` (None: everything until the other side closes)."""
+        end = None if count is None else received.size + count
+        while end is None or received.size < end:
+            n = self._recv_into(received.spare(None if end is None else end - received.size))
             if n == 0:
-                return out
-            out += view[:n]
+                if end is None:
+                    return
+                raise DeviceOfflineError(
+                    "the connection closed mid-answer (device disconnected or offline?)", serial=self.serial
+                )
+            received.size += n
 
     def _recv_into(self, view: memoryview) -> int:
         try:
@@ -253,29 +285,55 @@ class AdbClient:
 
     def shell(self, serial: str, command: str, timeout: float | None = None) -> CommandResult:
         """Run ``command`` with shell protocol v2: separate stdout/stderr and the exit code."""
+        out, err, code = self.shell_view(serial, command, timeout=timeout)
+        return CommandResult(bytes(out), err, code)
+
+    def shell_view(
+        self, serial: str, command: str, *, size_hint: int = 0, timeout: float | None = None
+    ) -> tuple[memoryview, bytes, int]:
+        """:meth:`shell` with stdout read straight into one buffer (as :meth:`exec_out_view` reads).
+
+        Returns:
+            A read-only view of stdout, stderr, and the exit code.
+        """
         conn = self._device(serial, f"shell,v2,raw:{command}", timeout)
         try:
-            # Packets are kept as read and joined once: a 10 MB output is copied once, not twice.
-            out: list[bytearray] = []
-            err: list[bytearray] = []
+            out, err = _Received(size_hint), bytearray()
             while True:
                 header = conn.read_exact(5)
                 kind, length = header[0], struct.unpack_from("<I", header, 1)[0]
-                data = conn.read_exact(length)
                 if kind == _STDOUT:
-                    out.append(data)
-                elif kind == _STDERR:
-                    err.append(data)
+                    conn.read_into(out, length)
+                    continue
+                data = conn.read_exact(length)
+                if kind == _STDERR:
+                    err += data
                 elif kind == _EXIT:
-                    return CommandResult(b"".join(out), b"".join(err), data[0] if data else 0)
+                    return out.view(), bytes(err), data[0] if data else 0
         finally:
             conn.close()
 
     def exec_out(self, serial: str, command: str, timeout: float | None = None) -> bytearray:
         """Raw output of ``command`` (``adb exec-out``): no shell framing, no pty."""
+        return bytearray(self.exec_out_view(serial, command, timeout=timeout))
+
+    def exec_out_view(
+        self, serial: str, command: str, *, size_hint: int = 0, timeout: float | None = None
+    ) -> memoryview:
+        """:meth:`exec_out` read straight into one buffer: a read-only view, no chunk copied.
+
+        Args:
+            serial: The device.
+            command: The command line.
+            size_hint: How big the answer is likely to be (the last screenshot's size): a
+                buffer of that size is read into, and grown (copied) only when it is too small.
+            timeout: Seconds to wait for the answer (default the client's).
+        """
         conn = self._device(serial, f"exec:{command}", timeout)
         try:
-            return conn.read_all()
+            received = _Received(size_hint)
+            conn.read_into(received)
+            return received.view()
         finally:
             conn.close()
 

@@ -19,6 +19,35 @@ _RGB_565 = 4
 _BGRA = 5
 
 
+def _header(raw: bytes | bytearray | memoryview) -> tuple[int, int, int, int]:
+    """Width, height, pixel format and bytes per pixel of the raw screencap at the start of ``raw``."""
+    if len(raw) < 12:
+        raise DeviceError(f"screencap returned {len(raw)} bytes: {bytes(raw[:200])!r}")
+    width, height, fmt = struct.unpack_from("<III", raw)
+    bpp = _FORMATS.get(fmt, 0)
+    if not bpp or width == 0 or height == 0:
+        raise DeviceError(f"screencap: unsupported header {width}x{height} format {fmt}: {bytes(raw[:64])!r}")
+    return width, height, fmt, bpp
+
+
+def screencap_length(raw: bytes | bytearray | memoryview, then: bytes) -> int:
+    """How many bytes the raw screencap at the start of ``raw`` takes, where ``raw`` ends or ``then`` starts.
+
+    For a screencap followed by other output in one answer (a UI dump, starting ``<?xml``):
+    its header is the one size (12 or 16 bytes) after which ``raw`` ends or goes on with ``then``.
+
+    Raises:
+        DeviceError: ``raw`` does not start with a raw screencap followed so.
+    """
+    width, height, fmt, bpp = _header(raw)
+    body = width * height * bpp
+    for header in (16, 12):
+        end = header + body
+        if len(raw) == end or (then and bytes(raw[end : end + len(then)]) == then):
+            return end
+    raise DeviceError(f"screencap: {len(raw)} bytes are not a {width}x{height} format-{fmt} image and then {then!r}")
+
+
 def decode_screencap(raw: bytes | bytearray | memoryview) -> np.ndarray:
     """The ``(height, width, 3)`` uint8 RGB image in raw ``screencap`` output.
 
@@ -28,12 +57,7 @@ def decode_screencap(raw: bytes | bytearray | memoryview) -> np.ndarray:
         DeviceError: The data is not a raw screencap (e.g. an error message) or uses an
             unknown pixel format.
     """
-    if len(raw) < 12:
-        raise DeviceError(f"screencap returned {len(raw)} bytes: {bytes(raw[:200])!r}")
-    width, height, fmt = struct.unpack_from("<III", raw)
-    bpp = _FORMATS.get(fmt, 0)
-    if not bpp or width == 0 or height == 0:
-        raise DeviceError(f"screencap: unsupported header {width}x{height} format {fmt}: {bytes(raw[:64])!r}")
+    width, height, fmt, bpp = _header(raw)
     body = width * height * bpp
     if len(raw) == 16 + body:
         offset = 16
