@@ -147,7 +147,26 @@ class VirtualDevice(Device):
 def _add_node(parent: ET.Element, view: View, index: int, package: str) -> None:
     """``view`` and its shown descendants as ``<node>`` elements under ``parent``, as the dump has them."""
     left, top, right, bottom = view.visible
-    attrib = {}
+    text = "\u2022" * len(view.text) if view.password else view.text
+    attrib = {
+        "index": str(index),
+        "text": _clean(text),
+        "resource-id": _clean(view.resource_id),
+        "class": view.cls,
+        "package": package,
+        "content-desc": _clean(view.content_desc),
+        "checkable": "true" if view.checkable else "false",
+        "checked": "true" if view.checked else "false",
+        "clickable": "true" if view.clickable else "false",
+        "enabled": "true" if view.enabled else "false",
+        "focusable": "true" if view.focusable else "false",
+        "focused": "true" if view.focused else "false",
+        "scrollable": "true" if view.scrollable else "false",
+        "long-clickable": "true" if view.long_clickable else "false",
+        "password": "true" if view.password else "false",
+        "selected": "true" if view.selected else "false",
+        "bounds": f"[{left},{top}][{right},{bottom}]",
+    }
     if (
         view.clickable
         and view.enabled
@@ -156,31 +175,16 @@ def _add_node(parent: ET.Element, view: View, index: int, package: str) -> None:
         and not view.cls.endswith(_NAF_EXEMPT)
         and not _has_text_below(view)
     ):
-        attrib["NAF"] = "true"
-    attrib["index"] = str(index)
-    attrib["text"] = _INVALID.sub(".", "\u2022" * len(view.text) if view.password else view.text)
-    attrib["resource-id"] = _INVALID.sub(".", view.resource_id)
-    attrib["class"] = view.cls
-    attrib["package"] = package
-    attrib["content-desc"] = _INVALID.sub(".", view.content_desc)
-    for name, value in (
-        ("checkable", view.checkable),
-        ("checked", view.checked),
-        ("clickable", view.clickable),
-        ("enabled", view.enabled),
-        ("focusable", view.focusable),
-        ("focused", view.focused),
-        ("scrollable", view.scrollable),
-        ("long-clickable", view.long_clickable),
-        ("password", view.password),
-        ("selected", view.selected),
-    ):
-        attrib[name] = "true" if value else "false"
-    attrib["bounds"] = f"[{left},{top}][{right},{bottom}]"
+        attrib = {"NAF": "true", **attrib}  # (first, as the dump writes it)
     node = ET.SubElement(parent, "node", attrib)
     for i, child in enumerate(view.children):
         if child.is_shown():
             _add_node(node, child, i, package)
+
+
+def _clean(value: str) -> str:
+    """Control characters as the dump replaces them (with ".")."""
+    return value if value.isprintable() else _INVALID.sub(".", value)
 
 
 def _has_text_below(view: View) -> bool:
