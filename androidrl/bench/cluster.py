@@ -28,7 +28,8 @@ ENVS = 2  # envs of each contender (a vector step steps each once)
 def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Env-steps/s and ms per vector step of the ray and local backends on two virtual phones; bytes of a step."""
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # (every node on 127.0.0.1)
-    os.environ.setdefault("RAY_TMPDIR", tempfile.mkdtemp(prefix="ray-bench-"))
+    if "RAY_TMPDIR" not in os.environ:  # (short: Ray's socket paths are limited)
+        os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="ray-bench-")
     import ray
     from ray.cluster_utils import Cluster
 
