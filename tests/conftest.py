@@ -132,3 +132,120 @@ def make_apk(package: str, payload: bytes = b"dex\n035\0") -> bytes:
         archive.writestr("AndroidManifest.xml", manifest)
         archive.writestr("classes.dex", payload)
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------------- a one-machine Ray cluster
+# Ray reads its settings when it is first imported, so they are set here, before any test module
+# imports it: every node and driver on 127.0.0.1 (otherwise Ray swaps loopback for the machine's
+# outward address), and token authentication on with this session's own token, whatever ~/.ray holds.
+import os  # noqa: E402
+import secrets  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+RAY_DIR = Path(tempfile.gettempdir()) / f"arl-ray-{os.getpid()}"  # (short: Ray's socket paths are limited)
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+os.environ["RAY_AUTH_MODE"] = "token"
+os.environ["RAY_AUTH_TOKEN_PATH"] = str(RAY_DIR / "auth_token")
+os.environ["RAY_TMPDIR"] = str(RAY_DIR)
+for _name in ("RAY_AUTH_TOKEN", "RAY_ADDRESS"):
+    os.environ.pop(_name, None)
+
+
+def ray_token(path: Path) -> Path:
+    """Write a new Ray authentication token to ``path`` (readable by its owner only)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(secrets.token_hex(32))
+    path.chmod(0o600)
+    return path
+
+
+class RayTestCluster:
+    """A Ray head and two nodes on 127.0.0.1; node ``n`` is host ``node<n>``, with its own adb server and 2 phones.
+
+    The phones are served here (by one virtual adbd); node ``n`` advertises
+    ``androidrl/device:node<n>/<serial>`` for each of its phones and ``androidrl/host:node<n>``,
+    and its env workers use its own adb server, so an actor placed on the wrong node finds no
+    phone. ``phones`` and ``servers`` are keyed by device name.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.temp_dir = str(directory / "ray")
+        self.adbd = AdbdThread()
+        self.adb: list[IsolatedAdbServer] = []
+        self.cluster = None
+        self.phones: dict[str, VirtualPhone] = {}
+        self.servers: dict[str, object] = {}
+        self.serials: list[list[str]] = []
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self) -> None:
+        import ray
+        from ray.cluster_utils import Cluster
+
+        self.adb = [IsolatedAdbServer().start() for _ in range(2)]
+        for n, adb in enumerate(self.adb):
+            serials = []
+            for k in range(2):
+                phone = VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=10 * n + k, serial=f"phone-{n}{k}", boot_seconds=0.2)
+                server = self.adbd.serve(phone)
+                adb.adb("connect", server.serial)
+                serials.append(server.serial)
+                self.phones[f"node{n}/{server.serial}"], self.servers[f"node{n}/{server.serial}"] = phone, server
+            self.serials.append(serials)
+        self.cluster = Cluster(
+            initialize_head=True,
+            head_node_args={
+                "node_ip_address": "127.0.0.1",
+                "num_cpus": 2,
+                "include_dashboard": False,
+                "temp_dir": self.temp_dir,
+            },
+        )
+        self.nodes = [self.add_node(n) for n in range(2)]
+        ray.init(address=self.address, log_to_driver=False)
+
+    @property
+    def address(self) -> str:
+        """The head's address, HOST:PORT."""
+        return self.cluster.address
+
+    def add_node(self, n: int):
+        """Start node ``n`` (again): its devices, its host resource and its adb server."""
+        from androidrl.vector.cluster import DEVICE_RESOURCE, HOST_RESOURCE
+
+        resources = {f"{DEVICE_RESOURCE}node{n}/{s}": 1 for s in self.serials[n]}
+        return self.cluster.add_node(
+            num_cpus=1,
+            resources={**resources, f"{HOST_RESOURCE}node{n}": 1},
+            node_ip_address="127.0.0.1",
+            temp_dir=self.temp_dir,
+            env_vars={"ANDROID_ADB_SERVER_PORT": str(self.adb[n].port)},
+        )
+
+    def close(self) -> None:
+        """Stop the driver, the nodes (by their processes, never `ray stop`), the adb servers and the phones."""
+        import ray
+
+        ray.shutdown()
+        if self.cluster is not None:
+            self.cluster.shutdown()
+        self.adbd.close()
+        for adb in self.adb:
+            adb.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One :class:`RayTestCluster` for the whole session (a cluster takes 15-20 s to start on 2 cores)."""
+    pytest.importorskip("ray")
+    ray_token(RAY_DIR / "auth_token")
+    cluster = RayTestCluster(RAY_DIR)
+    yield cluster
+    cluster.close()
+    shutil.rmtree(RAY_DIR, ignore_errors=True)

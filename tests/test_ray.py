@@ -1,45 +1,54 @@
 """The ray backend on a real one-machine cluster: a head and two nodes, each with its own adb server and phones.
 
-Every node runs on 127.0.0.1 (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` keeps Ray from swapping
-loopback for the machine's outward address) and is stopped by the fixture, never by ``ray stop``.
+The cluster is the session's (``ray_cluster`` in conftest.py): every node on 127.0.0.1, token
+authentication on with the session's own token, stopped by its processes, never by ``ray stop``.
 An actor placed on the wrong node would reach an adb server that does not know its phone.
+
+``pytest tests/test_ray.py -s -k fault`` prints, for each injected fault, what the learner saw and
+how long the env took to come back (the figures of docs/scale-out.md).
 """
 
+import csv
 import os
+import queue
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # (before Ray is imported: it reads it once)
 ray = pytest.importorskip("ray")
-from ray.cluster_utils import Cluster  # noqa: E402
 
-from androidrl.device.adb_server import IsolatedAdbServer, free_port  # noqa: E402
+from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port  # noqa: E402
+from androidrl.device.spec import DeviceSpec  # noqa: E402
+from androidrl.node import alive, descendants  # noqa: E402
 from androidrl.train.compose import make_wrap  # noqa: E402
 from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
 from androidrl.train.runs import Run  # noqa: E402
 from androidrl.train.training import train  # noqa: E402
-from androidrl.vector import make_vector_env  # noqa: E402
+from androidrl.vector import WorkerError, make_vector_env  # noqa: E402
 from androidrl.vector.cluster import (  # noqa: E402
     DEVICE_RESOURCE,
     ClusterError,
     cluster_devices,
     make_cluster_vector_env,
-    pick_devices,
+    node_hosts,
 )
-from androidrl.vector.sb3 import SB3VecEnv  # noqa: E402
-from androidrl.virtual.adbd import AdbdThread  # noqa: E402
-from androidrl.virtual.phone import VirtualPhone  # noqa: E402
+from androidrl.vector.sb3 import MonitorFiles, RayVecEnv, SB3VecEnv, make_sb3_vec_env  # noqa: E402
+
+from conftest import ray_token  # noqa: E402
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
 SMALL = (360, 800, 160)
+CLI = [sys.executable, "-m", "androidrl.cli"]
 
 
 # The actors import what they run: a wrap function made by the package travels to them (one
@@ -56,68 +65,150 @@ wrap = make_wrap(
 )
 
 
-class OneMachineCluster:
-    """A head and two Ray nodes; node i has its own adb server with two virtual phones served here."""
+def _short_dir(prefix: str) -> Path:
+    """A new directory with a short path (Ray's socket paths are limited to about 100 characters)."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
-    def __init__(self, tmp) -> None:
-        os.environ["RAY_TMPDIR"] = str(tmp)
-        self.adbd = AdbdThread()
-        self.adb = [IsolatedAdbServer().start() for _ in range(2)]
-        self.phones: dict[str, VirtualPhone] = {}
-        self.servers: dict[str, object] = {}
-        self.serials: list[list[str]] = []
-        for n, adb in enumerate(self.adb):
-            serials = []
-            for k in range(2):
-                phone = VirtualPhone(*SMALL, seed=10 * n + k, serial=f"phone-{n}{k}", boot_seconds=0.2)
-                server = self.adbd.serve(phone)
-                adb.adb("connect", server.serial)
-                serials.append(server.serial)
-                self.phones[f"node{n}/{server.serial}"], self.servers[f"node{n}/{server.serial}"] = phone, server
-            self.serials.append(serials)
-        self.cluster = Cluster(
-            initialize_head=True,
-            head_node_args={"node_ip_address": "127.0.0.1", "num_cpus": 2, "include_dashboard": False},
-        )
-        self.nodes = [self.add_node(n) for n in range(2)]
-        ray.init(address=self.cluster.address, log_to_driver=False)
 
-    def add_node(self, n: int):
-        resources = {f"{DEVICE_RESOURCE}node{n}/{s}": 1 for s in self.serials[n]}
-        return self.cluster.add_node(
-            num_cpus=1,
-            resources={**resources, f"androidrl/host:node{n}": 1},
-            node_ip_address="127.0.0.1",
-            env_vars={"ANDROID_ADB_SERVER_PORT": str(self.adb[n].port)},
-        )
+def _lines(process: subprocess.Popen, count: int, seconds: float = 180) -> list[str]:
+    """The next ``count`` lines ``process`` prints (the test fails if they do not come within ``seconds``)."""
+    got: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [got.put(process.stdout.readline()) for _ in range(count)], daemon=True).start()
+    lines: list[str] = []
+    deadline = time.monotonic() + seconds
+    while len(lines) < count:
+        try:
+            lines.append(got.get(timeout=max(0.1, deadline - time.monotonic())))
+        except queue.Empty:
+            pytest.fail(f"{process.args}: {count} lines did not come within {seconds:g} s; got {lines}")
+    return lines
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+class LoopbackNamespace:
+    """A network namespace whose only interface is loopback (``unshare -rn``), to run commands in (``nsenter``).
+
+    Joining a cluster with ``ray start --address`` needs ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``
+    unset, and then Ray swaps 127.0.0.1 for the machine's outward address; in here there is
+    no other address to swap it for, so everything stays on loopback.
+    """
+
+    def __init__(self) -> None:
+        missing = [tool for tool in ("unshare", "nsenter", "ip") if shutil.which(tool) is None]
+        if missing:
+            pytest.skip(f"a loopback-only namespace needs {', '.join(missing)} (util-linux, iproute2)")
+        command = ["unshare", "-rn", "sh", "-c", "ip link set lo up && echo up && exec sleep 3600"]
+        self.holder = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if self.holder.stdout.readline().strip() != "up":
+            self.holder.kill()
+            pytest.skip(f"no user and network namespaces here: {self.holder.communicate()[1].strip()}")
+        self.processes: list[subprocess.Popen] = []
+
+    def command(self, args: list[str]) -> list[str]:
+        """``args`` run inside the namespace (nsenter then runs them: same process, same pid)."""
+        return ["nsenter", "-t", str(self.holder.pid), "-U", "-n", *args]
+
+    def start(self, args: list[str], **options) -> subprocess.Popen:
+        """Start ``args`` inside; :meth:`close` kills it (by pid) if it is still running."""
+        process = subprocess.Popen(self.command(args), **options)
+        self.processes.append(process)
+        return process
 
     def close(self) -> None:
-        ray.shutdown()
-        self.cluster.shutdown()
-        self.adbd.close()
-        for adb in self.adb:
-            adb.stop()
+        for process in [*self.processes, self.holder]:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    one = OneMachineCluster(tempfile.mkdtemp(prefix="ray-"))
-    yield one
-    one.close()
+def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
+    """Head and joining node each with a phone, in a loopback-only namespace; SIGINT and SIGTERM stop all they started.
+
+    (Not on the session's cluster: joining it would need Ray's outward-address swap, see LoopbackNamespace.)
+    """
+    ns = LoopbackNamespace()
+    work = _short_dir("arl-node-")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
+    env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(ray_token(work / "auth_token")), RAY_TMPDIR=str(work))
+    nodes: dict[str, subprocess.Popen] = {}
+    adbs = [IsolatedAdbServer() for _ in range(2)]  # (for their settings: own port and HOME, no USB or mDNS)
+    try:
+        for adb in adbs:  # each host its own adb server, in the namespace, in the foreground: stopped by pid
+            ns.start([adb_path(), "-P", str(adb.port), "nodaemon", "server"], env=adb.env, stderr=subprocess.DEVNULL)
+        port = free_port()
+        for name, adb, role in (("lab", adbs[0], ["--head", "--port", str(port)]),
+                                ("far", adbs[1], ["--address", f"127.0.0.1:{port}"])):  # fmt: skip
+            command = [*CLI, "node", *role, "--node-ip-address=127.0.0.1", "--name", name, "--virtual", "1"]
+            command += ["--adb-port", str(adb.port), "--num-cpus", "1", "--temp-dir", str(work / name)]
+            log = (work / f"{name}.log").open("w")
+            nodes[name] = ns.start(command, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
+            lines = _lines(nodes[name], 2)  # printed once its Ray node is up
+            assert f"node {name}: advertising 1 device(s) to the Ray cluster at 127.0.0.1:{port}" in lines[0], lines
+            assert lines[1].strip().startswith(f"{DEVICE_RESOURCE}{name}/127.0.0.1:"), lines
+        listing = subprocess.run(
+            ns.command([*CLI, "devices", "--cluster", "--address", f"127.0.0.1:{port}"]),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=180,
+        )
+        assert listing.returncode == 0, listing.stderr
+        rows = [line.split() for line in listing.stdout.splitlines()[1:]]
+        assert sorted((row[0].split("/")[0], row[1], row[2]) for row in rows) == [
+            ("far", "far", "free"),
+            ("lab", "lab", "free"),
+        ], listing.stdout
+        started = {name: descendants(process.pid) for name, process in nodes.items()}
+        for name, tree in started.items():
+            commands = [_command_line(pid) for pid, _ in tree]
+            assert any("raylet" in c for c in commands), f"{name}: no raylet among {commands}"
+            assert any("androidrl.cli virtual" in c for c in commands), f"{name}: no phone among {commands}"
+        assert any("gcs_server" in _command_line(pid) for pid, _ in started["lab"])
+        nodes["far"].send_signal(signal.SIGTERM)  # the joined node first: the head is what it talks to
+        assert nodes["far"].wait(timeout=60) == 0
+        nodes["lab"].send_signal(signal.SIGINT)  # (Ctrl-C)
+        assert nodes["lab"].wait(timeout=60) == 0
+        deadline = time.monotonic() + 10  # (a killed process takes a moment to end)
+        while any(alive(p) for tree in started.values() for p in tree) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [(pid, _command_line(pid)) for tree in started.values() for pid, t in tree if alive((pid, t))]
+        assert not left, f"processes the node commands started are still running: {left}"
+    finally:
+        ns.close()
+        for adb in adbs:
+            adb.stop()  # (its HOME)
+        shutil.rmtree(work, ignore_errors=True)
 
 
-def _vec(cluster, names, **options):
-    devices = pick_devices(ray, names)
-    return SB3VecEnv(make_cluster_vector_env(devices, "tap-target", wrap, address=cluster.cluster.address, **options))
+# ---------------------------------------------------------------------------- on the session's cluster
 
 
-def test_each_actor_runs_on_the_node_that_owns_its_device(cluster):
+def _vec(cluster, names, **options) -> RayVecEnv:
+    return RayVecEnv(names, "tap-target", wrap, address=cluster.address, **options)
+
+
+def _wait_free(seconds: float = 30) -> None:
+    """Wait until Ray has freed every device (an actor's unit comes back shortly after it is killed)."""
+    deadline = time.monotonic() + seconds
+    while any(d.in_use for d in cluster_devices(ray)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert {d.in_use for d in cluster_devices(ray)} == {False}
+
+
+def test_each_actor_runs_on_the_node_that_owns_its_device(ray_cluster):
     names = [d.name for d in cluster_devices(ray)]
     assert len(names) == 4
-    env = _vec(cluster, names)
+    env = _vec(ray_cluster, names)
     try:
-        homes = {w.handle.node_id for w in env.venv._workers[:2]}, {w.handle.node_id for w in env.venv._workers[2:]}
-        assert homes == ({cluster.nodes[0].node_id}, {cluster.nodes[1].node_id})
+        where = [env.venv.transport.location(i) for i in range(4)]
+        assert [w.node_id for w in where] == [ray_cluster.nodes[n].node_id for n in (0, 0, 1, 1)]
+        assert [w.host for w in where] == ["node0", "node0", "node1", "node1"]
         env.seed(0)
         obs = env.reset()
         assert obs.shape == (4, 48, 24, 3) and obs.dtype == np.uint8 and obs.any()
@@ -129,27 +220,72 @@ def test_each_actor_runs_on_the_node_that_owns_its_device(cluster):
         assert {d.in_use for d in cluster_devices(ray)} == {True}
     finally:
         env.close()
-    deadline = time.monotonic() + 20
-    while any(d.in_use for d in cluster_devices(ray)) and time.monotonic() < deadline:  # (Ray frees them soon)
-        time.sleep(0.1)
-    assert {d.in_use for d in cluster_devices(ray)} == {False}
+    _wait_free()
 
 
-def test_a_device_driven_twice_or_unknown_is_a_clear_error(cluster):
-    name = cluster_devices(ray)[0].name
-    first = _vec(cluster, [name])
+def test_make_sb3_vec_env_takes_the_ray_backend_with_names_serials_and_virtual_phones(ray_cluster, tmp_path):
+    named, serial = f"node0/{ray_cluster.serials[0][0]}", ray_cluster.serials[1][0]  # (a serial only node1 has)
+    env = make_sb3_vec_env(
+        [named, serial, "virtual:360x800@160"],
+        "tap-target",
+        wrap,
+        backend="ray",
+        address=ray_cluster.address,
+        monitor_dir=tmp_path,
+        seed=1,
+    )
     try:
-        with pytest.raises(ClusterError, match=f"device {name} is already driven by another worker"):
-            make_cluster_vector_env(pick_devices(ray, [name]), "tap-target", wrap, placement_timeout=3)
+        assert isinstance(env, MonitorFiles) and isinstance(env.unwrapped, RayVecEnv)
+        where = [env.unwrapped.venv.transport.location(i) for i in range(3)]
+        assert [w.node_id for w in where[:2]] == [ray_cluster.nodes[0].node_id, ray_cluster.nodes[1].node_id]
+        assert where[2].host == node_hosts(ray)[where[2].node_id]  # a virtual phone: wherever Ray put it
+        obs = env.reset()
+        finals = []
+        for _ in range(12):  # every episode ends within 10 steps
+            obs, _, dones, infos = env.step(np.array([0, 4, 8]))
+            assert obs.flags.writeable
+            finals += [info["terminal_observation"] for info, done in zip(infos, dones) if done]
+        assert len(finals) >= 3
+        # What Ray hands back is read-only; SB3 stores and PyTorch wraps these arrays, and warns on read-only ones.
+        assert all(final.flags.writeable for final in finals)
+        import torch
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            torch.as_tensor(finals[0])
+    finally:
+        env.close()
+    for i in range(3):  # the learner writes the Monitor CSVs, with the same columns as local workers' Monitors
+        with (tmp_path / f"worker_{i}.monitor.csv").open() as f:
+            next(f)  # (the JSON header)
+            rows = list(csv.DictReader(f))
+        assert rows and set(rows[0]) == {"r", "l", "t", "is_success", "task"}
+        assert {row["task"] for row in rows} == {"tap-target"} and {row["is_success"] for row in rows} <= {
+            "True",
+            "False",
+        }
+    _wait_free()
+
+
+def test_devices_that_cannot_be_had_are_clear_errors(ray_cluster):
+    name = cluster_devices(ray)[0].name
+    host, serial = name.split("/")
+    first = _vec(ray_cluster, [name])
+    try:
+        with pytest.raises(ClusterError, match=f"device {serial} on host {host} is already driven by another worker"):
+            make_cluster_vector_env([name], "tap-target", wrap, placement_timeout=3)
     finally:
         first.close()
-    with pytest.raises(ClusterError, match=r"no node advertises \['nowhere/emulator-5554'\]; the cluster has: node0/"):
-        pick_devices(ray, ["nowhere/emulator-5554"])
+    with pytest.raises(ClusterError, match="no node advertises 'nowhere/emulator-5554'; the cluster has: node0/"):
+        make_cluster_vector_env(["nowhere/emulator-5554"], "tap-target", wrap)
+    with pytest.raises(ClusterError, match="device emulator-5554: no node of the Ray cluster advertises it"):
+        make_cluster_vector_env([DeviceSpec("emulator-5554")], "tap-target", wrap)  # (say, only this host's adb)
+    with pytest.raises(ClusterError, match=f"device {name} is listed twice"):
+        make_cluster_vector_env([name, serial], "tap-target", wrap)
+    _wait_free()
 
 
-def test_seeded_virtual_phones_match_the_local_backend(cluster):
-    from androidrl.device.spec import DeviceSpec
-
+def test_seeded_virtual_phones_match_the_local_backend(ray_cluster):
     specs = [DeviceSpec.virtual_phone(*SMALL)] * 2
     runs = []
     for make in (
@@ -168,9 +304,9 @@ def test_seeded_virtual_phones_match_the_local_backend(cluster):
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
 
 
-def test_the_shipped_ray_config_trains_across_the_nodes(cluster, tmp_path):
+def test_the_shipped_ray_config_trains_across_the_nodes(ray_cluster, tmp_path):
     overrides = [
-        f"vector.address={cluster.cluster.address}",
+        f"vector.address={ray_cluster.address}",
         "training.total_timesteps=1024",
         "training.eval_freq=512",
         "training.eval_episodes=2",
@@ -179,45 +315,147 @@ def test_the_shipped_ray_config_trains_across_the_nodes(cluster, tmp_path):
     config = load_config(ROOT / "configs" / "ray_cluster.yaml", overrides)
     result = train(Run.create(config, tmp_path / "run", ["scripts/train.py"]))
     assert result.timesteps >= 1024 and result.final_model.exists()
-    monitors = sorted(p.name for p in (tmp_path / "run" / "monitor").iterdir())
-    assert monitors == [f"worker_{i}.monitor.csv" for i in range(4)]  # all four devices of the two nodes
+    monitors = sorted((tmp_path / "run" / "monitor").iterdir())
+    assert [p.name for p in monitors] == [f"worker_{i}.monitor.csv" for i in range(4)]  # the two nodes' four devices
+    with monitors[0].open() as f:  # per-task success, as local workers write it
+        next(f)
+        rows = list(csv.DictReader(f))
+    assert rows and {"is_success", "task"} <= set(rows[0]) and {row["task"] for row in rows} == {"tap-target"}
     assert (tmp_path / "run" / "evaluations.csv").exists()
+    _wait_free()
 
 
-def _until(env, index, predicate, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        obs, rewards, dones, infos = env.step(np.zeros(env.num_envs, dtype=int))
-        if predicate(obs, dones, infos):
-            return obs, dones, infos
-    pytest.fail(f"env {index}: the condition did not come within {seconds} s")
+# ---------------------------------------------------------------------------- faults
 
 
-def test_faults_end_only_their_envs_episode_and_it_comes_back(cluster):
-    names = [d.name for d in cluster_devices(ray)]
-    env = _vec(cluster, names, fault_timeout=0.5)
+class Learner:
+    """Steps a vector env the way SB3 does, counting each env's good steps (a real screen: no device_error)."""
+
+    def __init__(self, env: RayVecEnv, names: list[str]) -> None:
+        self.env = env
+        self.names = names  # the device of each env, <host>/<serial>
+        self.good = [0] * env.num_envs
+
+    def step(self):
+        obs, _, dones, infos = self.env.step(np.zeros(self.env.num_envs, dtype=int))  # (a tap in the top-left cell)
+        for i, info in enumerate(infos):
+            self.good[i] += not info.get("device_error") and not info.get("device_down")
+        return obs, dones, infos
+
+
+def _fault(cluster, learner, kind, hit, inject, restore=None, down_for=3.0, seconds=180.0) -> None:
+    """Inject a fault hitting envs ``hit``; step until they are back; check and print what the learner saw.
+
+    Checks: each hit env's episode ends (truncated) with a ``device_error`` naming its device and
+    host, it comes back with a real screen, the other envs make good steps all along, and no step
+    is replayed (each hit phone received exactly one tap per good step of its env).
+    """
+    env, names = learner.env, learner.names
+    others = [i for i in range(env.num_envs) if i not in hit]
+    learner.step()  # (nothing is in flight when the fault comes)
+    for i in hit:
+        cluster.phones[names[i]].command_log.clear()
+    good_before = list(learner.good)
+    start = time.monotonic()
+    inject()
+    reported: dict[int, tuple[float, str]] = {}
+    back: dict[int, float] = {}
+    restored = None
+    while len(back) < len(hit):
+        assert time.monotonic() - start < seconds, f"{kind}: envs {sorted(set(hit) - set(back))} not back"
+        if (
+            restore is not None
+            and restored is None
+            and reported.keys() == set(hit)
+            and time.monotonic() > start + down_for
+        ):
+            restore()
+            restored = time.monotonic() - start
+        obs, dones, infos = learner.step()
+        now = time.monotonic() - start
+        for i in others:
+            assert not infos[i].get("device_error"), f"{kind}: env {i}, not hit, saw {infos[i]['device_error']}"
+        for i in hit:
+            error = infos[i].get("device_error")
+            if i not in reported:
+                if kind == "actor process killed":  # its step cannot have been done: no answer, no replay
+                    assert error, f"{kind}: env {i} answered its first step after the kill: {infos[i]}"
+                if error:
+                    host, serial = names[i].split("/")
+                    assert dones[i] and infos[i]["TimeLimit.truncated"], f"{kind}: env {i}: {infos[i]}"
+                    assert f"{serial} on host {host}" in error, f"{kind}: the error does not name host and device"
+                    reported[i] = (now, error)
+            elif i not in back and not error:
+                assert obs[i].any(), f"{kind}: env {i} came back blank"
+                back[i] = now
+    for i in hit:  # a replayed step would tap a second time
+        taps = sum(line.startswith("input tap") for line in cluster.phones[names[i]].command_log)
+        assert taps == learner.good[i] - good_before[i], f"{kind}: env {i}: {taps} taps for its good steps"
+    made = sum(learner.good[i] - good_before[i] for i in others)
+    assert all(learner.good[i] > good_before[i] for i in others)
+    when = max(t for t, _ in reported.values())
+    again = f" ({max(back.values()) - restored:.1f} s after it returned)" if restored is not None else ""
+    saw = reported[hit[0]][1]
+    print(
+        f"\nray fault: {kind}: reported after {when:.1f} s, back after {max(back.values()):.1f} s{again}, "
+        f"other envs made {made} good steps meanwhile, user saw: {saw}"
+    )
+
+
+def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
+    names = [d.name for d in cluster_devices(ray)]  # node0's two devices, then node1's
+    env = _vec(ray_cluster, names, fault_timeout=1.0)
+    learner = Learner(env, names)
+    transport = env.venv.transport
     try:
         env.reset()
-        # an actor's process dies: Ray restarts it; its env comes back with a fresh episode
-        ray.kill(env.venv._workers[0].handle.actor, no_restart=False)
-        _, dones, infos = _until(env, 0, lambda o, d, i: d[0] and i[0].get("device_error"))
-        assert not any(i.get("device_error") for i in infos[1:])  # (others may end their episodes as usual)
-        _until(env, 0, lambda o, d, i: not i[0].get("device_down") and o[0].any())
-        # a phone goes away (its adbd stops) and comes back
+        killed = transport.location(0)
+        _fault(ray_cluster, learner, "actor process killed", [0], lambda: os.kill(killed.pid, signal.SIGKILL))
+        again = transport.location(0)
+        assert again.pid != killed.pid and again.node_id == ray_cluster.nodes[0].node_id  # restarted by Ray, at home
+
         name = names[1]
-        cluster.adbd.stop_server(cluster.servers[name])
-        _until(env, 1, lambda o, d, i: i[1].get("device_down"))
-        serial = name.split("/", 1)[1]
-        cluster.servers[name] = cluster.adbd.serve(cluster.phones[name], port=int(serial.rsplit(":", 1)[1]))
-        _until(env, 1, lambda o, d, i: not i[1].get("device_down") and o[1].any(), seconds=90)
-        # a whole node goes away: both its envs are down, the other node's step on; then it rejoins
-        cluster.cluster.remove_node(cluster.nodes[1])
-        _, dones, infos = _until(env, 2, lambda o, d, i: i[2].get("device_down") and i[3].get("device_down"))
-        assert not infos[0].get("device_down")
-        cluster.nodes[1] = cluster.add_node(1)
-        _until(env, 2, lambda o, d, i: not i[2].get("device_down") and not i[3].get("device_down"), seconds=120)
+        port = int(name.rsplit(":", 1)[1])
+        _fault(
+            ray_cluster,
+            learner,
+            "phone killed",
+            [1],
+            lambda: ray_cluster.adbd.stop_server(ray_cluster.servers[name]),
+            lambda: ray_cluster.servers.__setitem__(name, ray_cluster.adbd.serve(ray_cluster.phones[name], port=port)),
+        )
+
+        def rejoin() -> None:
+            ray_cluster.nodes[1] = ray_cluster.add_node(1)
+
+        _fault(ray_cluster, learner, "node lost", [2, 3], lambda: ray_cluster.cluster.remove_node(ray_cluster.nodes[1]),
+               rejoin)  # fmt: skip
+        assert {transport.location(i).node_id for i in (2, 3)} == {ray_cluster.nodes[1].node_id}
     finally:
         env.close()
+    _wait_free()
+
+
+def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster):
+    name = f"node1/{ray_cluster.serials[1][1]}"
+    serial, port = name.split("/")[1], int(name.rsplit(":", 1)[1])
+    env = _vec(ray_cluster, [name], guard={"max_down_seconds": 2.0, "retry_interval": 0.5}, fault_timeout=1.0)
+    try:
+        env.reset()
+        ray_cluster.adbd.stop_server(ray_cluster.servers[name])
+        deadline = time.monotonic() + 60
+        with pytest.raises(WorkerError) as caught:
+            while time.monotonic() < deadline:
+                env.step(np.zeros(1, dtype=int))
+        message = str(caught.value)
+        assert f"({serial} on host node1): device {serial} down for" in message and "max_down_seconds 2" in message
+    finally:
+        env.close()
+        ray_cluster.servers[name] = ray_cluster.adbd.serve(ray_cluster.phones[name], port=port)
+    _wait_free()
+
+
+# ---------------------------------------------------------------------------- bad input
 
 
 def test_bad_ray_configs_are_explained():
@@ -234,37 +472,27 @@ def test_bad_ray_configs_are_explained():
         )
 
 
-def test_the_node_command_advertises_its_phones_and_stops_cleanly(cluster):
-    port = free_port()
-    env = {**os.environ, "RAY_TMPDIR": tempfile.mkdtemp(prefix="rn-")}  # (short: Ray's socket paths are limited)
-    with IsolatedAdbServer() as adb:
-        command = [sys.executable, "-m", "androidrl.cli", "node", "--head", "--port", str(port)]
-        command += ["--node-ip-address", "127.0.0.1", "--virtual", "2", "--name", "lab", "--adb-port", str(adb.port)]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        try:
-            lines = [process.stdout.readline() for _ in range(3)]
-            assert "node lab: advertising 2 device(s)" in lines[0], lines
-            assert all(line.strip().startswith(f"{DEVICE_RESOURCE}lab/127.0.0.1:") for line in lines[1:])
-            listing = subprocess.run(
-                [sys.executable, "-m", "androidrl.cli", "devices", "--cluster", "--address", f"127.0.0.1:{port}"],
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=120,
-            )
-            assert listing.returncode == 0, listing.stderr
-            assert listing.stdout.count("lab/127.0.0.1:") == 2 and "free" in listing.stdout
-        finally:
-            process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=60) == 0
-
-
 def test_no_cluster_at_the_address_is_a_clear_error():
     port = free_port()
     result = subprocess.run(
-        [sys.executable, "-m", "androidrl.cli", "devices", "--cluster", "--address", f"127.0.0.1:{port}"],
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [*CLI, "devices", "--cluster", "--address", f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 1 and f"no Ray cluster at 127.0.0.1:{port}" in result.stderr
+
+
+def test_a_driver_without_the_clusters_token_is_told_so(ray_cluster):
+    work = _short_dir("arl-auth-")
+    try:
+        for token in (ray_token(work / "another"), work / "missing"):  # a token of another cluster, no token
+            result = subprocess.run(
+                [*CLI, "devices", "--cluster", "--address", ray_cluster.address],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "RAY_AUTH_TOKEN_PATH": str(token)},
+                timeout=180,
+            )
+            assert result.returncode == 1, result.stdout
+            assert f"the Ray cluster at {ray_cluster.address} refused this process's authentication" in result.stderr
+            assert "RAY_AUTH_MODE=token" in result.stderr
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
