@@ -1,6 +1,7 @@
 """Reliability: torn checkpoints, full disks, signals, untrusted checkpoints, dead devices and wrong ports."""
 
 import base64
+import contextlib
 import json
 import os
 import resource
@@ -13,8 +14,10 @@ import zipfile
 from pathlib import Path
 
 import cloudpickle
+import numpy as np
 import pytest
 import yaml
+from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.device.adb_client import AdbClient
 from androidrl.device.adb_server import free_port
@@ -23,7 +26,9 @@ from androidrl.train.checkpoints import CheckpointError, atomic_write
 from androidrl.train.compose import check_devices
 from androidrl.train.config import ConfigError, parse_config
 from androidrl.train.runs import Run
+from androidrl.train.training import main as train_main
 from androidrl.train.training import train
+from androidrl.virtual.phone import VirtualPhone
 
 from conftest import tiny_config
 
@@ -114,6 +119,91 @@ def test_a_full_disk_stops_training_with_an_error_and_loses_no_checkpoint(tmp_pa
     assert not [p for p in (run / "checkpoints").iterdir()]  # no torn file left behind
 
 
+class FullDisk(BaseCallback):
+    """After ``rollouts`` rollouts the disk fills up under ``target`` of the run: its path now leads to /dev/full.
+
+    ``target``: ``tensorboard`` (the event files) or ``evaluations`` (evaluations.csv).
+    """
+
+    def __init__(self, target: str, rollouts: int = 2) -> None:
+        super().__init__()
+        self.target, self.rollouts, self.seen = target, rollouts, 0
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self.seen += 1
+        if self.seen == self.rollouts:
+            run = Path(self.model.tensorboard_log).parent
+            if self.target == "tensorboard":
+                paths = list(run.glob("tb/*/events.out.tfevents.*"))
+            else:
+                paths = [run / "evaluations.csv"]
+            for path in paths:
+                path.unlink()
+                path.symlink_to("/dev/full")  # every write: "No space left on device"
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("tensorboard", "cannot write the TensorBoard log in {run}/tb: No space left on device"),
+        ("evaluations", "cannot write evaluations.csv in {run}: No space left on device"),
+    ],
+)
+def test_a_full_disk_under_the_logs_stops_training_with_an_error_and_loses_no_checkpoint(
+    tmp_path, capsys, target, message
+):
+    callbacks = [{f"{__name__}.FullDisk": {"target": target}}]
+    training = {"total_timesteps": 2048, "eval_freq": 128, "eval_episodes": 1, "callbacks": callbacks}
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({**SHORT, "training": {**SHORT["training"], **training}}))
+    run = tmp_path / "run"
+    assert train_main(["--config", str(config), "--run-dir", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {message.format(run=run)}" in err and "Traceback" not in err, err
+    checkpoints = Run.open(run).checkpoint_paths()
+    assert [p.name for p in checkpoints][:2] == ["step_128.zip", "step_256.zip"]  # saved before the disk filled
+    assert all(zipfile.is_zipfile(p) for p in checkpoints)
+
+
+# ---------------------------------------------------------------------------- resuming
+
+
+def test_normalization_statistics_are_plain_arrays_and_come_back_on_resume(tmp_path):
+    config = parse_config({**SHORT, "algo": {**SHORT["algo"], "normalize_reward": True}})
+    run = Run.create(config, tmp_path / "run")
+    train(run)
+    steps = int(run.latest_checkpoint().stem.split("_")[1])
+    with np.load(run.checkpoints / f"vecnormalize_{steps}.npz", allow_pickle=False) as data:  # nothing pickled
+        saved = {key: data[key] for key in data.files}
+    assert saved["norm_reward"] and not saved["norm_obs"] and saved["ret_rms.count"] > steps - 1
+    train(Run.open(run.directory, [f"training.total_timesteps={steps + 128}"]), resume=True)
+    after = int(run.latest_checkpoint().stem.split("_")[1])
+    with np.load(run.checkpoints / f"vecnormalize_{after}.npz", allow_pickle=False) as data:
+        resumed = {key: data[key] for key in data.files}
+    # The statistics went on from the saved ones (fresh ones would have counted the new steps only).
+    assert resumed["ret_rms.count"] == pytest.approx(saved["ret_rms.count"] + (after - steps))
+
+
+def test_resume_keeps_the_evaluations_so_far_and_the_best_model(tmp_path):
+    run = _run(tmp_path, total_timesteps=256, eval_freq=128, eval_episodes=1)
+    train(run)
+    path = run.directory / "evaluations.npz"
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    assert list(arrays["timesteps"]) == [128, 256]
+    arrays["successes"][:], arrays["results"][:] = 1.0, 1e6  # as if the best so far were perfect
+    np.savez(path, **arrays)
+    best = run.best_model.read_bytes()
+    train(Run.open(run.directory, ["training.total_timesteps=384"]), resume=True)
+    with np.load(path, allow_pickle=False) as data:
+        assert list(data["timesteps"]) == [128, 256, 384]
+        assert (data["results"][:2] == 1e6).all()  # the evaluations from before the resume are still there
+    assert run.best_model.read_bytes() == best  # the next evaluation, worse, did not replace the best model
+
+
 # ---------------------------------------------------------------------------- loading never unpickles
 
 
@@ -190,6 +280,59 @@ def test_a_dead_host_port_serial_is_an_error_before_training(adb_server):
     )
     with pytest.raises(ConfigError, match=rf"devices.serials: {dead} does not answer within 2 s"):
         check_devices(config, timeout=2)
+
+
+class PowerOff(BaseCallback):
+    """Powers off phone ``index`` (``reboot -p`` in its shell) once ``at`` steps are taken; it stays off."""
+
+    def __init__(self, index: int = 1, at: int = 64) -> None:
+        super().__init__()
+        self.index, self.at, self.done = index, at, False
+
+    def _on_step(self) -> bool:
+        if not self.done and self.num_timesteps >= self.at:
+            self.done = True
+            with contextlib.suppress(RuntimeError):  # (over adb, the phone may go before it answers)
+                self.training_env.env_method("shell", "reboot -p", indices=[self.index])
+        return True
+
+
+def test_blank_steps_of_a_device_that_is_down_reach_tensorboard_and_the_progress_bar(tmp_path, capsys):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    training = {"total_timesteps": 384, "progress_bar": True, "callbacks": [{f"{__name__}.PowerOff": {"at": 64}}]}
+    config = parse_config({**SHORT, "training": {**SHORT["training"], **training}})  # 1 of 2 down: not held
+    run = Run.create(config, tmp_path / "run")
+    train(run)
+    (events,) = {p.parent for p in run.tensorboard.rglob("events.out.tfevents.*")}
+    scalars = EventAccumulator(str(events)).Reload()
+    blank = [e.value for e in scalars.Scalars("rollout/blank_steps")]
+    assert blank[-1] > 100  # (one phone of two down for 320 of 384 steps: 160 vector steps)
+    assert [e.value for e in scalars.Scalars("rollout/blank_steps/env_1")][-1] == blank[-1]
+    bar = [line for line in capsys.readouterr().err.replace("\r", "\n").splitlines() if "%|" in line]
+    assert bar[-1].endswith(f"blank {int(blank[-1])}]"), bar[-1]  # the same count as TensorBoard's, at the end
+
+
+def test_a_device_down_longer_than_max_down_seconds_stops_training_naming_it(tmp_path, capsys, adbd, adb_server):
+    phones = [VirtualPhone(180, 400, 80, seed=i, serial=f"down{i}") for i in range(2)]
+    servers = [adbd.serve(phone) for phone in phones]
+    for server in servers:
+        adb_server.adb("connect", server.serial)
+    devices = {"serials": [s.serial for s in servers], "adb": {"port": adb_server.port}}
+    vector = {"retry_interval": 0.5, "probe_timeout": 1, "max_down_seconds": 3}
+    callbacks = [{f"{__name__}.PowerOff": {"at": 64}}]
+    training = {**SHORT["training"], "total_timesteps": 10**5, "callbacks": callbacks}
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({**SHORT, "devices": devices, "vector": vector, "training": training}))
+    try:
+        assert train_main(["--config", str(config), "--run-dir", str(tmp_path / "run")]) == 1
+    finally:
+        for server in servers:
+            adbd.stop_server(server)
+            adb_server.adb("disconnect", server.serial, check=False)
+    err = capsys.readouterr().err
+    assert f"error: worker 1 ({servers[1].serial}): " in err and "Traceback" not in err, err
+    assert f"device {servers[1].serial} down for" in err or "unreachable for" in err, err
 
 
 def test_a_wrong_adb_port_is_an_error_and_starts_no_server():

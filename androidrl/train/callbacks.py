@@ -13,7 +13,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.errors import DeviceError
-from androidrl.train.checkpoints import atomic_write
+from androidrl.train.checkpoints import CheckpointError, atomic_write
 from androidrl.train.evaluation import evaluate, summarize
 from androidrl.train.runs import Run, save_checkpoint
 
@@ -54,6 +54,7 @@ class TrainingCallback(BaseCallback):
         self.start_steps = steps
         self.next_checkpoint = steps + train.checkpoint_freq if train.checkpoint_freq else -1
         self.next_eval = steps + train.eval_freq if train.eval_freq and self.eval_env is not None else -1
+        self._restore_evaluations(steps)
         if train.progress_bar:
             from tqdm.auto import tqdm
 
@@ -119,17 +120,45 @@ class TrainingCallback(BaseCallback):
         self._keep(steps, results, summary)
         path = self.run.evaluations
         new = not path.exists()
-        with path.open("a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=["timesteps", *summary])
-            if new:
-                writer.writeheader()
-            writer.writerow({"timesteps": steps, **summary})
+        try:
+            with path.open("a", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=["timesteps", *summary])
+                if new:
+                    writer.writeheader()
+                writer.writerow({"timesteps": steps, **summary})
+        except OSError as err:  # a full disk, say: stop (as for a checkpoint) rather than lose evaluations
+            raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
         self._say(
             f"eval at {steps} steps: success {summary['success_rate']:.0%}, "
             f"return {summary['mean_return']:.2f}, length {summary['mean_length']:.1f}"
         )
         if self.on_evaluation is not None and self.on_evaluation(steps, summary) is False:
             self.go_on = False
+
+    def _restore_evaluations(self, steps: int) -> None:
+        """On resume: the evaluations so far (from ``evaluations.npz``) and the best score among them.
+
+        ``evaluations.npz`` goes on with the evaluations made before the resume (those past the
+        checkpoint resumed from are dropped: that stretch of training is done again), and
+        ``best_model.zip`` is replaced only by a better evaluation than every one before.
+        """
+        path = self.run.directory / "evaluations.npz"
+        if not path.exists():
+            return
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                rows = list(zip(data["timesteps"], data["results"], data["ep_lengths"], data["successes"]))
+        except (OSError, ValueError, KeyError) as err:
+            self._say(f"resume: {path.name} cannot be read ({err}); evaluations start again")
+            return
+        for timesteps, returns, lengths, successes in rows:
+            done = ~np.isnan(returns)  # (rows are padded with NaN to the longest evaluation)
+            entry = (int(timesteps), list(returns[done]), list(lengths[done]), list(successes[done]))
+            if done.any() and self.run.best_model.exists():  # the score summarize() gave it
+                score = (float(np.mean(entry[3])), float(np.mean(entry[1])))
+                self.best = score if self.best is None else max(self.best, score)
+            if timesteps <= steps:
+                self.history.append(entry)
 
     def _keep(self, steps: int, results: list, summary: dict[str, float]) -> None:
         """SB3's ``evaluations.npz`` (every evaluation so far) and ``best_model.zip`` (the best one's model)."""

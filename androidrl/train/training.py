@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import signal
 import sys
+import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +69,45 @@ class Interrupted(Exception):
         self.signum = int(signum)
 
 
+#: What a full disk (or a full quota, or a file size limit) says.
+FULL_DISK = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+
+
+def _full_disk(run: Run, err: OSError) -> CheckpointError:
+    """The error that stops a training whose run directory is full, naming where the write failed."""
+    frames = traceback.extract_tb(err.__traceback__)
+    if err.filename:
+        where = str(err.filename)
+    elif any("/tensorboard/" in frame.filename for frame in frames):  # SB3's logger, or its writer thread
+        where = f"the TensorBoard log in {run.tensorboard}"
+    else:
+        where = f"the run directory {run.directory}"
+    return CheckpointError(
+        f"cannot write {where}: {err.strerror or err}; training stopped "
+        f"(the checkpoints written before are intact; free space and continue with --resume {run.directory})"
+    )
+
+
+@contextlib.contextmanager
+def _quiet_full_disk_in_threads():
+    """A full disk in a writer thread (TensorBoard's) is said once, by the training that stops on it.
+
+    The writer thread's exception is raised again in the training thread; without this, its
+    traceback would be printed first.
+    """
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if not (isinstance(args.exc_value, OSError) and args.exc_value.errno in FULL_DISK):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
 @contextlib.contextmanager
 def _stop_on_sigterm():
     """Turn SIGTERM (what schedulers send) into an exception training can catch, as Ctrl-C is."""
@@ -103,8 +145,9 @@ def train(
 
     Raises:
         ConfigError: Nothing to resume from, or an ``init_from`` model that does not fit the config.
-        CheckpointError: A checkpoint could not be written (a full disk, say): training
-            stops; every checkpoint written before is intact.
+        CheckpointError: A checkpoint, an evaluation or the TensorBoard log could not be
+            written (a full disk, say): training stops, naming the file or directory; every
+            checkpoint written before is intact.
     """
     config = run.config
     set_torch_threads(config)
@@ -126,7 +169,7 @@ def train(
         stopped_by = None
         if remaining > 0:
             try:
-                with _stop_on_sigterm():
+                with _stop_on_sigterm(), _quiet_full_disk_in_threads():
                     callbacks = [TrainingCallback(run, eval_env, on_evaluation), *make_callbacks(config)]
                     model.learn(remaining, callback=callbacks, reset_num_timesteps=not resume, tb_log_name="train")
             except (KeyboardInterrupt, _Stop) as stop:
@@ -134,6 +177,10 @@ def train(
                 path = save_checkpoint(run, model)
                 name = signal.Signals(stopped_by).name
                 print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
+            except OSError as err:  # (checkpoints and evaluations say which file themselves: CheckpointError)
+                if err.errno not in FULL_DISK:
+                    raise
+                raise _full_disk(run, err) from None
         if stopped_by is not None:
             return TrainResult(run, model.num_timesteps, None, stopped_by)
         save_final_model(run, model)
