@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import tempfile
 import time
 
@@ -28,8 +29,9 @@ ENVS = 2  # envs of each contender (a vector step steps each once)
 def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Env-steps/s and ms per vector step of the ray and local backends on two virtual phones; bytes of a step."""
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # (every node on 127.0.0.1)
+    own_dir = None
     if "RAY_TMPDIR" not in os.environ:  # (short: Ray's socket paths are limited)
-        os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="ray-bench-")
+        own_dir = os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="ray-bench-")
     import ray
     from ray.cluster_utils import Cluster
 
@@ -37,16 +39,16 @@ def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     from androidrl.vector.cluster import connect, make_cluster_vector_env
     from androidrl.vector.sb3 import SB3VecEnv
 
-    cluster = None
-    if not ray.is_initialized():  # (else: the cluster this process belongs to, left as it was found)
-        cluster = Cluster(initialize_head=True, head_node_args={"node_ip_address": "127.0.0.1", "num_cpus": 0})
-        cluster.add_node(num_cpus=ENVS, node_ip_address="127.0.0.1")
-        connect(cluster.address)
     specs = [DeviceSpec.virtual_phone(width, height, density)] * ENVS
     kwargs = {"env_kwargs": {"dump_xml": False}}
     envs = {}
     steps = 50 if rounds < 8 else 200
+    cluster = None
     try:
+        if not ray.is_initialized():  # (else: the cluster this process belongs to, left as it was found)
+            cluster = Cluster(initialize_head=True, head_node_args={"node_ip_address": "127.0.0.1", "num_cpus": 0})
+            cluster.add_node(num_cpus=ENVS, node_ip_address="127.0.0.1")
+            connect(cluster.address)
         envs["async (local)"] = SB3VecEnv(make_vector_env(specs, "tap-target", pixel_wrap, **kwargs))
         envs["ray (actors)"] = SB3VecEnv(make_cluster_vector_env(specs, "tap-target", pixel_wrap, **kwargs))
         rng = np.random.default_rng(0)
@@ -88,3 +90,6 @@ def ray_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             ray.shutdown()
             cluster.shutdown()
             time.sleep(0.5)
+        if own_dir is not None:
+            del os.environ["RAY_TMPDIR"]
+            shutil.rmtree(own_dir, ignore_errors=True)
