@@ -492,7 +492,7 @@ def test_a_driver_without_the_clusters_token_is_told_so(ray_cluster):
                 timeout=180,
             )
             assert result.returncode == 1, result.stdout
-            assert f"the Ray cluster at {ray_cluster.address} refused this process's authentication" in result.stderr
+            assert f"could not authenticate to the Ray cluster at {ray_cluster.address} (" in result.stderr
             assert "RAY_AUTH_MODE=token" in result.stderr
     finally:
         shutil.rmtree(work, ignore_errors=True)

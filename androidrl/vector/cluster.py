@@ -61,7 +61,7 @@ def require_ray() -> Any:
 
 def _auth_refused(address: str, detail: str) -> ClusterError:
     return ClusterError(
-        f"the Ray cluster at {address} refused this process's authentication ({detail}); Ray's token "
+        f"could not authenticate to the Ray cluster at {address} ({detail}); Ray's token "
         "authentication needs the cluster's token here too: set RAY_AUTH_MODE=token and give the token "
         "(in ~/.ray/auth_token, in a file named by RAY_AUTH_TOKEN_PATH, or in RAY_AUTH_TOKEN; "
         "`ray get-auth-token` on the head prints it)"
@@ -89,7 +89,7 @@ def connect(address: str = "auto") -> Any:
         except (ConnectionError, RuntimeError, ValueError) as err:
             causes = f"{err} {err.__cause__}"  # (Ray says why only in the error under its ConnectionError)
             if "Unauthenticated" in causes or "InvalidAuthToken" in causes:  # a token the cluster does not take
-                raise _auth_refused(address, "its token is not the cluster's") from None
+                raise _auth_refused(address, "it refused this process's token, or the lack of one") from None
             raise ClusterError(f"no Ray cluster at {address!r} ({err}); {_START_ONE}") from None
     return ray
 
