@@ -10,6 +10,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.preprocessing import is_image_space
 
 from androidrl import AndroidEnv, EnvAction, EnvActionType, VirtualDevice
+from androidrl.tasks import Needs
 from androidrl.wrappers import DiscreteGridAction, Geometry, ScreenshotObservation
 
 
@@ -105,6 +106,19 @@ def test_clickable_mask_for_multi_input_policies():
     assert set(obs) == {"screen", "clickable"} and obs["clickable"].shape == (80, 36, 1)
     assert 0 < (obs["clickable"] == 255).mean() < 0.5  # the launcher icons, not the wallpaper
     assert env.observation_space.contains(obs)
+
+
+def test_the_clickable_mask_has_the_env_read_the_ui_in_each_step():
+    # Without the mask nobody reads this idle phone's UI; with it, the step reads it (once).
+    plain, masked = make(), make(clickable_mask=True)
+    for env in (plain, masked):
+        env.unwrapped.timings = True
+        env.reset(seed=0)
+    *_, info = plain.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert Needs.UI not in plain.unwrapped.needs and not {"xml", "ui"} & set(info["timings_ms"])
+    obs, *_, info = masked.step(EnvAction(action_type=EnvActionType.SYSTEM_HOME))
+    assert Needs.UI in masked.unwrapped.needs and {"xml", "ui"} & set(info["timings_ms"])
+    assert (obs["clickable"] == 255).any()
 
 
 @pytest.mark.parametrize(
