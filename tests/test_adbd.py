@@ -77,6 +77,18 @@ def test_shell_output_bigger_than_a_packet_is_byte_exact_and_apart_from_stderr(s
     assert (result.returncode, result.stdout, result.stderr) == (3, frame, b"done\n")
 
 
+def test_screencap_in_two_parts_is_the_raw_screencap_and_is_not_changed_by_the_next_frame(phone):
+    # a writer sends the parts while the screen moves on: the next frame must be drawn into new memory
+    phone.shell("am start -a android.settings.WIFI_SETTINGS")
+    header, pixels = phone.display.screencap_parts()
+    sent = bytes(pixels)
+    assert header + sent == phone.screencap()
+    partial = phone.display._renderer.partial_frames
+    phone.shell("svc wifi disable")  # the switch redraws: a partial frame over a copy of this one
+    assert phone.screencap() != header + sent and phone.display._renderer.partial_frames == partial + 1
+    assert bytes(pixels) == sent
+
+
 def test_uiautomator_dump_then_pull(served, adb_server, phone, tmp_path):
     result = adb_server.adb("-s", served.serial, "shell", "uiautomator", "dump")
     assert result.stdout == "UI hierchary dumped to: /sdcard/window_dump.xml\n"

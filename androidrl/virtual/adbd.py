@@ -419,7 +419,7 @@ async def _exec_service(server: AdbdServer, stream: _Stream, arg: str) -> None:
     stdin = Stdin()
     feeder = asyncio.create_task(_feed(stdin, _raw_input(stream)))
     try:
-        await _run_streaming(server, arg, stdin, stream.cancel, lambda fd, data: stream.write(data))
+        await _run_streaming(server, arg, stdin, stream.cancel, lambda chunks: stream.write(*(d for _, d in chunks)))
     finally:
         feeder.cancel()
 
@@ -445,10 +445,14 @@ async def _run_streaming(
     command: str,
     stdin: bytes | Stdin,
     cancel: threading.Event,
-    emit: Callable[[int, bytes], Awaitable[None]],
+    emit: Callable[[list[tuple[int, bytes]]], Awaitable[None]],
     session: Shell | None = None,
 ) -> int:
-    """Run ``command``, handing its output to ``emit(fd, data)`` as it is produced, in order; its exit status."""
+    """Run ``command``, handing its output to ``emit(chunks)`` as it is produced, in order; its exit status.
+
+    ``chunks`` are ``(fd, data)`` pairs: every chunk written since the last call, so output
+    written in pieces (``screencap``'s header and pixels) goes out in as few packets as fit.
+    """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
 
@@ -458,8 +462,15 @@ async def _run_streaming(
     job = asyncio.ensure_future(server.run_shell(command, stdin, cancel, sink=sink, session=session))
     job.add_done_callback(lambda _: queue.put_nowait(None))  # after every chunk: those were queued first
     try:
-        while (item := await queue.get()) is not None:
-            await emit(*item)
+        done = False
+        while not done:
+            chunks = [await queue.get()]
+            while not queue.empty():
+                chunks.append(queue.get_nowait())
+            done = chunks[-1] is None  # the end comes last
+            chunks = [chunk for chunk in chunks if chunk is not None]
+            if chunks:
+                await emit(chunks)
     except BaseException:
         cancel.set()  # the client went away: stop the command too
         raise
@@ -475,19 +486,19 @@ class _ShellChannel:
         self.pty = pty
 
     async def emit(self, stdout: bytes, stderr: bytes = b"") -> None:
-        if self.pty:  # a terminal turns \n into \r\n and has a single output
-            stdout, stderr = (stdout + stderr).replace(b"\n", b"\r\n"), b""
-        if not self.framed:
-            await self.stream.write(stdout + stderr)
-            return
-        outputs = ((SHELL_STDOUT, stdout), (SHELL_STDERR, stderr))
-        parts = [part for kind, data in outputs if data for part in (_SHELL_HEADER.pack(kind, len(data)), data)]
-        if parts:  # a shell packet's header and data written as they are: big output is not copied
-            await self.stream.write(*parts)
+        await self.emit_chunks([(1, stdout), (2, stderr)])
 
-    async def emit_fd(self, fd: int, data: bytes) -> None:
-        """Output of one descriptor (1 stdout, 2 stderr)."""
-        await (self.emit(data) if fd == 1 else self.emit(b"", data))
+    async def emit_chunks(self, chunks: list[tuple[int, bytes]]) -> None:
+        """Output in the order written: ``(fd, data)`` pairs (1 stdout, 2 stderr), in as few packets as fit."""
+        if self.pty:  # a terminal turns \n into \r\n and has a single output
+            await self.stream.write(b"".join(data for _, data in chunks).replace(b"\n", b"\r\n"))
+        elif not self.framed:
+            await self.stream.write(*(data for _, data in chunks))
+        else:  # each chunk a shell packet, its header and data written as they are: big output is not copied
+            kinds = {1: SHELL_STDOUT, 2: SHELL_STDERR}
+            await self.stream.write(
+                *(part for fd, data in chunks if data for part in (_SHELL_HEADER.pack(kinds[fd], len(data)), data))
+            )
 
     async def exit(self, code: int) -> None:
         if self.framed:
@@ -556,7 +567,7 @@ async def _shell_service(server: AdbdServer, options: list[str], command: str, s
         stdin = Stdin()
         feeder = asyncio.create_task(_feed(stdin, channel.stdin()))
         try:
-            code = await _run_streaming(server, command, stdin, stream.cancel, channel.emit_fd)
+            code = await _run_streaming(server, command, stdin, stream.cancel, channel.emit_chunks)
         finally:
             feeder.cancel()
         await channel.exit(code)
@@ -581,7 +592,7 @@ async def _interactive_shell(server: AdbdServer, channel: _ShellChannel) -> int:
 
     async def run(line: bytes) -> int:
         command = line.decode("utf-8", "replace")
-        return await _run_streaming(server, command, b"", channel.stream.cancel, channel.emit_fd, session)
+        return await _run_streaming(server, command, b"", channel.stream.cancel, channel.emit_chunks, session)
 
     await channel.emit(prompt())
     async for data in channel.stdin():

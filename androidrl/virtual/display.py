@@ -133,13 +133,25 @@ class Display:
             Image.frombuffer("RGBA", (width, height), self._rgba_of(frame), "raw", "RGBA", 0, 1).save(buf, format="PNG")
             data = buf.getvalue()
         else:
-            height, width = frame.shape[:2]
-            header = struct.pack("<III", width, height, 1)  # format 1 = RGBA_8888
-            if int(self._props.get("ro.build.version.sdk", "") or 34) >= 29:
-                header += struct.pack("<I", 1)  # dataspace: sRGB
-            data = b"".join((header, self._rgba_of(frame)))
+            data = b"".join(self._raw_parts(frame))
         self._screencap_cache = (key, data, frame)  # holding the frame keeps its id unique
         return data
+
+    def screencap_parts(self) -> tuple[bytes, memoryview]:
+        """Raw ``screencap`` output as two parts, header and pixels, for a writer that sends one after the other.
+
+        Nothing is copied: the pixels are the frame's own RGBX memory, which no later frame
+        changes (each frame is drawn into new memory), so it can be sent while the screen moves on.
+        """
+        with self._lock:
+            return self._raw_parts(self.screenshot())
+
+    def _raw_parts(self, frame: np.ndarray) -> tuple[bytes, memoryview]:
+        height, width = frame.shape[:2]
+        header = struct.pack("<III", width, height, 1)  # format 1 = RGBA_8888
+        if int(self._props.get("ro.build.version.sdk", "") or 34) >= 29:
+            header += struct.pack("<I", 1)  # dataspace: sRGB
+        return header, self._rgba_of(frame)
 
     def _rgba_of(self, frame: np.ndarray) -> memoryview:
         """The frame's pixels as RGBA bytes: the renderer's RGBX memory itself (X is 255, opaque)."""
