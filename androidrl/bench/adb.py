@@ -98,6 +98,12 @@ def _adbutils_device(port: int, serial: str):
 # ---------------------------------------------------------------------------- suites
 
 
+def _toggle_wifi(device: Device) -> None:
+    """Turn Wi-Fi off if it is on, else on (the Wi-Fi screen's switch flips: a new frame)."""
+    on = device.shell("settings get global wifi_on").strip() == "1"
+    device.shell(f"svc wifi {'disable' if on else 'enable'}")
+
+
 def _wifi_row(device: Device) -> tuple[int, int]:
     """Centre of the Wi-Fi row: tapping it toggles Wi-Fi, so every step changes the screen."""
     device.shell("am start -a android.settings.WIFI_SETTINGS")
@@ -148,12 +154,17 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             adb = phone_proc.device
             devices = {"adbdevice": adb, "inprocess": local}
             points = {name: _wifi_row(dev) for name, dev in devices.items()}
-            wifi = {"adb": False, "local": False}
 
+            # Turning Wi-Fi on and off cost differently, so every contender must see both in turn:
+            # each round flips the adb phone's Wi-Fi an odd number of times (three captures or taps;
+            # in the step figure four taps and one flip before the limit).
             def change_screen(contender: str) -> None:  # untimed: every capture is of a new frame
-                which = "local" if contender == "inprocess" else "adb"
-                wifi[which] = not wifi[which]
-                (local if which == "local" else adb).shell(f"svc wifi {'enable' if wifi[which] else 'disable'}")
+                if contender != LIMIT:  # the limit reads a file: it needs no new frame
+                    _toggle_wifi(local if contender == "inprocess" else adb)
+
+            def even_out(contender: str) -> None:  # untimed, before each step
+                if contender == LIMIT:
+                    _toggle_wifi(adb)
 
             def step(dev_tap, dev_shot, dev_xml) -> Callable[[], None]:
                 return lambda: (dev_tap(), dev_shot(), dev_xml())
@@ -226,6 +237,7 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                             LIMIT: limits["step"],
                         },
                         rounds,
+                        before=even_out,
                     ),
                     limit=LIMIT,
                 ),
