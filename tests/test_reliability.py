@@ -78,8 +78,12 @@ def test_resume_skips_torn_checkpoints_and_says_which(tmp_path, capsys):
     torn.write_bytes(b"")
     half = run.checkpoints / f"step_{steps + 256}.zip"  # ...and a full disk
     half.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    unfinished = run.checkpoints / f".step_{steps + 384}.zip.tmp-{dead.stdout.strip()}"  # what a kill -9 leaves now
+    unfinished.write_bytes(b"half a checkpoint")
     resumed = train(Run.open(run.directory, ["training.total_timesteps=448"]), resume=True)
     err = capsys.readouterr().err
+    assert f"resume: removed {unfinished.name} (a write cut short)" in err and not unfinished.exists()
     assert f"skipping {half.name}" in err and f"skipping {torn.name}" in err
     assert f"continuing from {newest.name} after skipping 2" in err
     assert resumed.timesteps >= 448 and resumed.final_model.exists()

@@ -53,6 +53,32 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
         raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
 
 
+def remove_unfinished(directory: Path) -> list[str]:
+    """Remove what writes cut short left in ``directory`` (a kill -9 mid-save): the names removed.
+
+    Those are :func:`atomic_write`'s temporary files of processes that no longer run; the
+    files they were to replace are whole.
+    """
+    removed = []
+    for path in Path(directory).glob(".*.tmp-*"):
+        pid = path.name.rsplit("-", 1)[1]
+        if pid.isdigit() and not _running(int(pid)):
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path.name)
+    return sorted(removed)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """:func:`atomic_write` for text."""
     atomic_write(path, lambda f: f.write(text.encode("utf-8")))

@@ -23,7 +23,7 @@ from stable_baselines3.common.vec_env import VecNormalize
 
 from androidrl.errors import AndroidRLError
 from androidrl.train.callbacks import TrainingCallback
-from androidrl.train.checkpoints import CheckpointError, load_normalize
+from androidrl.train.checkpoints import CheckpointError, load_normalize, remove_unfinished
 from androidrl.train.compose import (
     check_devices,
     eval_devices,
@@ -198,6 +198,9 @@ def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
     Raises:
         CheckpointError: None of them loads.
     """
+    for directory in (run.directory, run.checkpoints):
+        for name in remove_unfinished(directory):
+            print(f"resume: removed {name} (a write cut short)", file=sys.stderr)
     skipped = []
     for path in checkpoints:
         try:
