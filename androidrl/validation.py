@@ -109,15 +109,25 @@ def read_yaml(path: str | Path, error: type[Exception], what: str) -> Any:
         raise error(f"{path}: cannot read the {what}: {err.strerror}") from None
     except UnicodeDecodeError as err:
         raise error(f"{path}: the {what} is not a UTF-8 text file (a binary file?): {err.reason}") from None
+    return parse_yaml(text, error, str(path))
+
+
+def parse_yaml(text: str, error: type[Exception], source: str) -> Any:
+    """The data in YAML ``text`` (from ``source``, for messages), read as :func:`read_yaml` reads a file.
+
+    Raises:
+        error: The text is not YAML (with the line), writes a key twice, or nests deeper than
+            :data:`MAX_DEPTH`.
+    """
     try:
         data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader)
     except _TooDeep as err:
-        raise error(f"{path}: nests more than {MAX_DEPTH} levels deep (at line {err.line})") from None
+        raise error(f"{source}: nests more than {MAX_DEPTH} levels deep (at line {err.line})") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise error(f"{path}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
-    check_depth(data, error, str(path))
+        raise error(f"{source}: not valid YAML{where}: {getattr(err, 'problem', err)}") from None
+    check_depth(data, error, source)
     return data
 
 
