@@ -9,7 +9,6 @@ straight from the view tree, with no XML text to write and parse again.
 from __future__ import annotations
 
 import itertools
-import re
 import time
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -19,13 +18,10 @@ import numpy as np
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
+from androidrl.virtual.uixml import hierarchy_tree
 from androidrl.virtual.views import View
 
 _serials = itertools.count()
-# The rules of ``uiautomator dump`` as androidrl/virtual/uixml.py writes them, for the elements
-# its parse holds (a test compares both on every screen of the built-in apps).
-_INVALID = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
-_NAF_EXEMPT = ("GridView", "GridLayout", "ListView", "TableLayout")
 
 
 class VirtualDevice(Device):
@@ -138,54 +134,5 @@ class VirtualDevice(Device):
             window = phone.display.app_window()  # (the same object until the screen is rebuilt)
             package = phone.foreground()[0]
             if self._tree is None or self._tree[0] is not window or self._tree[1] != package:
-                root = ET.Element("hierarchy", {"rotation": "0"})
-                _add_node(root, window, 0, package)
-                self._tree = (window, package, root)
+                self._tree = (window, package, hierarchy_tree(window, package))
             return self._tree[2]
-
-
-def _add_node(parent: ET.Element, view: View, index: int, package: str) -> None:
-    """``view`` and its shown descendants as ``<node>`` elements under ``parent``, as the dump has them."""
-    left, top, right, bottom = view.visible
-    text = "\u2022" * len(view.text) if view.password else view.text
-    attrib = {
-        "index": str(index),
-        "text": _clean(text),
-        "resource-id": _clean(view.resource_id),
-        "class": view.cls,
-        "package": package,
-        "content-desc": _clean(view.content_desc),
-        "checkable": "true" if view.checkable else "false",
-        "checked": "true" if view.checked else "false",
-        "clickable": "true" if view.clickable else "false",
-        "enabled": "true" if view.enabled else "false",
-        "focusable": "true" if view.focusable else "false",
-        "focused": "true" if view.focused else "false",
-        "scrollable": "true" if view.scrollable else "false",
-        "long-clickable": "true" if view.long_clickable else "false",
-        "password": "true" if view.password else "false",
-        "selected": "true" if view.selected else "false",
-        "bounds": f"[{left},{top}][{right},{bottom}]",
-    }
-    if (
-        view.clickable
-        and view.enabled
-        and not view.text
-        and not view.content_desc
-        and not view.cls.endswith(_NAF_EXEMPT)
-        and not _has_text_below(view)
-    ):
-        attrib = {"NAF": "true", **attrib}  # (first, as the dump writes it)
-    node = ET.SubElement(parent, "node", attrib)
-    for i, child in enumerate(view.children):
-        if child.is_shown():
-            _add_node(node, child, i, package)
-
-
-def _clean(value: str) -> str:
-    """Control characters as the dump replaces them (with ".")."""
-    return value if value.isprintable() else _INVALID.sub(".", value)
-
-
-def _has_text_below(view: View) -> bool:
-    return any(child.text or child.content_desc or _has_text_below(child) for child in view.children)

@@ -8,6 +8,7 @@ every child (shown or not), and ``NAF="true"`` on clickable nodes with no text a
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 from androidrl.virtual.views import View
 
@@ -18,9 +19,8 @@ _NEEDS_ESCAPE = re.compile('[&<>"\t\n\r]')
 _NAF_EXEMPT = ("GridView", "GridLayout", "ListView", "TableLayout")
 
 
-def _attr(value: str) -> str:
-    value = _INVALID.sub(".", value)
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], value)
+def _escape(value: str) -> str:
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], value) if _NEEDS_ESCAPE.search(value) else value
 
 
 def _flag(value: bool) -> str:
@@ -35,13 +35,60 @@ def dump_hierarchy(root: View, package: str, rotation: int = 0) -> str:
     return "".join(parts)
 
 
-def _has_text_below(view: View) -> bool:
-    return any(child.text or child.content_desc or _has_text_below(child) for child in view.children)
+def hierarchy_tree(root: View, package: str, rotation: int = 0) -> ET.Element:
+    """What parsing :func:`dump_hierarchy`'s XML gives, built from the views directly (no XML text)."""
+    tree = ET.Element("hierarchy", {"rotation": str(rotation)})
+    _element(tree, root, 0, package)
+    return tree
 
 
-def _node(view: View, index: int, package: str, parts: list[str]) -> None:
+#: The attributes of a dump's ``<node>`` in the dump's order (after ``NAF`` on nodes that have it).
+ATTRIBUTES = (
+    "index", "text", "resource-id", "class", "package", "content-desc", "checkable", "checked", "clickable",
+    "enabled", "focusable", "focused", "scrollable", "long-clickable", "password", "selected", "bounds",
+)  # fmt: skip
+_TEMPLATE = "".join(f' {name}="%s"' for name in ATTRIBUTES)
+_TEXTS = tuple(ATTRIBUTES.index(name) for name in ("text", "resource-id", "content-desc"))  # escaped in XML
+
+
+def _attributes(view: View, index: int, package: str) -> dict[str, str]:
+    """The attributes the dump gives ``view``'s node, in the dump's order; values as parsed (not escaped)."""
+    naf, values = _values(view, index, package)
+    return {"NAF": "true", **dict(zip(ATTRIBUTES, values))} if naf else dict(zip(ATTRIBUTES, values))
+
+
+def _values(view: View, index: int, package: str) -> tuple[bool, list[str]]:
+    """Whether the node is marked NAF, and its attribute values in :data:`ATTRIBUTES` order (not escaped)."""
     left, top, right, bottom = view.visible
-    naf = (
+    return _naf(view), [
+        str(index),
+        _clean("•" * len(view.text) if view.password else view.text),
+        _clean(view.resource_id),
+        view.cls,
+        package,
+        _clean(view.content_desc),
+        _flag(view.checkable),
+        _flag(view.checked),
+        _flag(view.clickable),
+        _flag(view.enabled),
+        _flag(view.focusable),
+        _flag(view.focused),
+        _flag(view.scrollable),
+        _flag(view.long_clickable),
+        _flag(view.password),
+        _flag(view.selected),
+        f"[{left},{top}][{right},{bottom}]",
+    ]
+
+
+def _clean(value: str) -> str:
+    """Control characters as the dump replaces them (with ".")."""
+    return value if value.isprintable() else _INVALID.sub(".", value)
+
+
+def _naf(view: View) -> bool:
+    """Not Accessibility Friendly: clickable with no text anywhere (lists and grids are exempt)."""
+    return (
         view.clickable
         and view.enabled
         and not view.text
@@ -49,18 +96,17 @@ def _node(view: View, index: int, package: str, parts: list[str]) -> None:
         and not view.cls.endswith(_NAF_EXEMPT)
         and not _has_text_below(view)
     )
-    parts.append(
-        "<node"
-        + (' NAF="true"' if naf else "")
-        + f' index="{index}" text="{_attr("•" * len(view.text) if view.password else view.text)}"'
-        f' resource-id="{_attr(view.resource_id)}" class="{view.cls}" package="{package}"'
-        f' content-desc="{_attr(view.content_desc)}" checkable="{_flag(view.checkable)}"'
-        f' checked="{_flag(view.checked)}" clickable="{_flag(view.clickable)}"'
-        f' enabled="{_flag(view.enabled)}" focusable="{_flag(view.focusable)}"'
-        f' focused="{_flag(view.focused)}" scrollable="{_flag(view.scrollable)}"'
-        f' long-clickable="{_flag(view.long_clickable)}" password="{_flag(view.password)}"'
-        f' selected="{_flag(view.selected)}" bounds="[{left},{top}][{right},{bottom}]"'
-    )
+
+
+def _has_text_below(view: View) -> bool:
+    return any(child.text or child.content_desc or _has_text_below(child) for child in view.children)
+
+
+def _node(view: View, index: int, package: str, parts: list[str]) -> None:
+    naf, values = _values(view, index, package)
+    for i in _TEXTS:
+        values[i] = _escape(values[i])
+    parts.append(('<node NAF="true"' if naf else "<node") + _TEMPLATE % tuple(values))
     shown = [(i, child) for i, child in enumerate(view.children) if child.is_shown()]
     if not shown:
         parts.append(" />")
@@ -69,3 +115,10 @@ def _node(view: View, index: int, package: str, parts: list[str]) -> None:
     for i, child in shown:
         _node(child, i, package, parts)
     parts.append("</node>")
+
+
+def _element(parent: ET.Element, view: View, index: int, package: str) -> None:
+    node = ET.SubElement(parent, "node", _attributes(view, index, package))
+    for i, child in enumerate(view.children):
+        if child.is_shown():
+            _element(node, child, i, package)
