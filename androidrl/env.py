@@ -264,12 +264,15 @@ class AndroidEnv(gym.Env):
             "is_success": False,
         }
         try:
-            try:
-                info["res"] = self.device.perform(act)
+            snapshot = Snapshot(self.device, self._snapshot)
+            needs = self.needs
+            try:  # a device that reads faster with the action (over adb: one round trip) reads now
+                observed = self.device.perform_and_observe(act, frame=Needs.FRAME in needs, xml=Needs.UI in needs)
+                info["res"] = observed.res
+                snapshot.preload(observed.frame, observed.xml)
             except ValueError as err:  # text Android cannot type: a no-op, reported
                 info["action_error"] = str(err)
             t_action = _ms(start)
-            snapshot = Snapshot(self.device, self._snapshot)
             t0 = time.perf_counter()
             evaluation = self.task.evaluate(snapshot)
             t_task = _ms(t0)

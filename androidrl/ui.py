@@ -129,17 +129,33 @@ class Snapshot:
         #: Milliseconds spent reading each part ("screenshot", "xml", "ui": nodes without XML text).
         self.timings_ms: dict[str, float] = {}
 
+    def preload(self, frame: np.ndarray | None, xml: str | None) -> None:
+        """Take the frame and the XML already read (with the action, in one round trip); None: read lazily.
+
+        Their timings are 0: the time to read them is the action's.
+        """
+        if frame is not None:
+            self._frame = frame
+            self.timings_ms["screenshot"] = 0.0
+        if xml is not None:
+            self._take_xml(xml)
+            self.timings_ms["xml"] = 0.0
+
     @property
     def xml(self) -> str:
         """The UI hierarchy XML (``uiautomator dump``)."""
         if self._xml is None:
             start = time.perf_counter()
-            self._xml = self.device.dump_ui()
+            xml = self.device.dump_ui()
             self.timings_ms["xml"] = round((time.perf_counter() - start) * 1000, 3)
-            previous, self._previous = self._previous, None
-            if previous is not None and previous._xml == self._xml:
-                self._hierarchy, self._elements = previous._hierarchy, previous._elements
+            self._take_xml(xml)
         return self._xml
+
+    def _take_xml(self, xml: str) -> None:
+        self._xml = xml
+        previous, self._previous = self._previous, None
+        if previous is not None and previous._xml == xml:  # the same UI: its parse too
+            self._hierarchy, self._elements = previous._hierarchy, previous._elements
 
     @property
     def frame(self) -> np.ndarray:

@@ -42,7 +42,7 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
         "seed",
         "adbutils",
         "adbdevice",
-        "adbdevice batch",
+        "adbdevice, 3 calls",
         "inprocess",
         "transport limit",
     }

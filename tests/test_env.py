@@ -1,5 +1,6 @@
 """AndroidEnv on the virtual phone: the Gymnasium contract, observations, faults."""
 
+import re
 import warnings
 from pathlib import Path
 
@@ -144,8 +145,10 @@ def test_untypable_text_is_reported_not_crashed(env, phone):
 def test_swipe_end_is_clamped_to_the_screen(env, phone):
     env.reset(seed=0)
     env.step(EnvAction(action_type=EnvActionType.USER_SWIPE, coord=(10, 10), orient="up", dist="long"))
-    swipes = [c for c in phone.command_log if c.startswith("input swipe")]
-    assert swipes[-1] == "input swipe 10 10 10 0 400"
+    swipes = [
+        re.match(r"input swipe [\d ]+", c).group().strip() for c in phone.command_log if c.startswith("input swipe")
+    ]
+    assert swipes[-1] == "input swipe 10 10 10 0 400"  # (over adb, the screen and UI are read in the same line)
 
 
 def test_a_device_that_vanishes_truncates_the_episode(env, phone):
@@ -412,4 +415,22 @@ def test_bad_dump_xml_and_require_arguments(device):
         env.require("ui")
     with pytest.raises(ValueError, match="SHELL"):
         env.require(Needs.SHELL)
+    env.close()
+
+
+def test_a_step_is_one_command_line_action_screen_and_ui_together(device, phone):
+    from androidrl.wrappers import ScreenshotObservation
+
+    # Over adb the action, the screenshot and the UI dump go in one round trip; in process the
+    # phone gets the action alone (it hands over its frame and nodes directly).
+    env = ScreenshotObservation(AndroidEnv(device, task="tap-target", write_files=False))
+    env.reset(seed=0)
+    phone.command_log.clear()
+    for i in range(3):
+        env.step(EnvAction(action_type=TAP, coord=(20 + 40 * i, 400)))
+    lines = list(phone.command_log)
+    assert len(lines) == 3 and all(line.startswith("input tap") for line in lines)
+    over_adb = isinstance(device, AdbDevice)
+    assert all(("screencap" in line and "uiautomator dump" in line) == over_adb for line in lines)
+    assert env.unwrapped.current_elements()  # the UI read with the action is the one the env holds
     env.close()

@@ -230,9 +230,9 @@ def adb_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
                         {
                             "seed": step(lambda: seed.tap(x, y), seed.screenshot, seed.dump_ui),
                             "adbutils": step(lib_tap, lib_shot, lib.dump_hierarchy),
-                            "adbdevice": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
-                            # the same step in one round trip (AndroidEnv does not call it yet)
-                            "adbdevice batch": lambda: adb.perform_and_observe(tap),
+                            # as AndroidEnv steps: the action, the screen and the UI in one round trip
+                            "adbdevice": lambda: adb.perform_and_observe(tap),
+                            "adbdevice, 3 calls": step(lambda: adb.tap(x, y), adb.screenshot, adb.dump_ui),
                             "inprocess": step(lambda: local.tap(lx, ly), local.screenshot, local.dump_ui),
                             LIMIT: limits["step"],
                         },

@@ -12,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from typing import NamedTuple
 
 import numpy as np
 
 from androidrl.device.adb_client import AdbClient
-from androidrl.device.base import NOT_IDLE, CommandResult, Device
+from androidrl.device.base import NOT_IDLE, CommandResult, Device, Observed
 from androidrl.device.emulator_console import console_command
 from androidrl.device.screencap import decode_screencap, screencap_length
 from androidrl.errors import DeviceCommandError, DeviceError, DeviceNotFoundError, DeviceOfflineError
@@ -26,13 +25,6 @@ from androidrl.spaces import EnvAction
 _TCP_SERIAL = re.compile(r"^[^\s:]+:\d+$")
 _EMULATOR_SERIAL = re.compile(r"^emulator-(\d+)$")
 _XML_START = b"<?xml"
-
-
-class Observed(NamedTuple):
-    """What :meth:`AdbDevice.perform_and_observe` read after the action (None: not asked for)."""
-
-    frame: np.ndarray | None
-    xml: str | None
 
 
 class AdbDevice(Device):

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -53,6 +53,14 @@ class CommandResult:
     def text(self) -> str:
         """Stdout decoded as UTF-8."""
         return self.stdout.decode("utf-8", "replace")
+
+
+class Observed(NamedTuple):
+    """What :meth:`Device.perform_and_observe` did and read after the action (None: not read)."""
+
+    frame: np.ndarray | None
+    xml: str | None
+    res: str = ""  # the action's output (MetaGPT's ``info["res"]``)
 
 
 class Device(ABC):
@@ -324,6 +332,18 @@ class Device(ABC):
             DeviceError: No such snapshot, or the device cannot keep snapshots.
         """
         raise DeviceError(f"{self!r} cannot keep snapshots (an emulator or a virtual phone can)")
+
+    def perform_and_observe(self, action: EnvAction, *, frame: bool = True, xml: bool = True) -> Observed:
+        """:meth:`perform`, and read the screen (``frame``) and the UI XML (``xml``) if that is cheaper now.
+
+        A device that reads them faster together with the action (one round trip instead of
+        three: :class:`~androidrl.device.adb.AdbDevice`) reads what is asked here; this one
+        reads nothing ahead (None), and the caller reads what it needs when it needs it.
+
+        Raises:
+            ValueError: As :meth:`perform` (nothing is sent).
+        """
+        return Observed(None, None, self.perform(action))
 
     def perform(self, action: EnvAction) -> str:
         """Do what an :class:`~androidrl.spaces.EnvAction` says; the output of the command it ran.
