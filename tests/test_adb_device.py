@@ -166,7 +166,7 @@ def test_perform_and_observe_acts_then_reads_what_the_three_calls_read(served, a
     seen = device.perform_and_observe(EnvAction(action_type=EnvActionType.SYSTEM_HOME), xml=False)
     assert phone.foreground()[0] == "com.android.launcher3" and seen.xml is None
     assert np.array_equal(seen.frame, phone.screenshot())
-    assert device.perform_and_observe(EnvAction(), frame=False, xml=False) == (None, None)
+    assert device.perform_and_observe(EnvAction(), frame=False, xml=False) == (None, None, "")
     assert phone.fs.listdir("/data/local/tmp") == []  # no dump left behind
 
 

@@ -682,7 +682,13 @@ def _screencap(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         except OSError as exc:
             return fail(f"Error opening file: {target} ({exc.strerror})\n")
         return ok()
-    return sh.phone.screencap(png=png), b"", 0
+    if png:
+        return sh.phone.screencap(png=True), b"", 0
+    header, pixels = sh.phone.display.screencap_parts()
+    if sh.stream(header):  # to a client as it is written: the frame's own memory, not joined into a copy
+        sh.stream(pixels)
+        return ok()
+    return header + pixels, b"", 0
 
 
 UIAUTOMATOR_USAGE = (
