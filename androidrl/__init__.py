@@ -21,6 +21,7 @@ from androidrl.spaces import (
     get_action_space,
     get_observation_space,
 )
+from androidrl.tasks import Needs
 from androidrl.virtual.phone import VirtualPhone
 
 __version__ = "0.1.0"
@@ -41,6 +42,7 @@ __all__ = [
     "EnvActionType",
     "EnvObsParams",
     "EnvObsType",
+    "Needs",
     "TaskError",
     "VIRTUAL_PHONE_ID",
     "VirtualDevice",

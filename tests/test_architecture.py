@@ -181,11 +181,12 @@ def test_only_the_phone_composition_installs_apps():
 @pytest.mark.parametrize(
     "statement",
     [
-        "from androidrl import AndroidEnv, VirtualDevice, VirtualPhone, EnvAction, EnvActionType, make_virtual_env",
+        "from androidrl import AndroidEnv, VirtualDevice, VirtualPhone, EnvAction, EnvActionType, make_virtual_env, "
+        "Needs",
         "from androidrl.wrappers import ScreenshotObservation, DiscreteGridAction, MultiDiscreteAction, "
         "BoxAction, UIElementAction, Geometry, InstructionObservation, HashTokenizer",
         "from androidrl.vector import make_vector_env, DeviceVectorEnv, DeviceFaultGuard, DeviceSpec, parse_devices",
-        "from androidrl.vec_sb3 import make_sb3_vec_env, SB3VecEnv",
+        "from androidrl.vec_sb3 import make_sb3_vec_env, SB3VecEnv, RayVecEnv",
         "from androidrl.compat.metagpt import AndroidExtEnv, ADB_EXEC_FAIL, EnvAction, EnvActionType, EnvObsParams, "
         "EnvObsType",
         "from androidrl.device.adb import AdbDevice",
