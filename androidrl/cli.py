@@ -17,7 +17,11 @@ def _rollout(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    env = make_virtual_env(args.width, args.height, args.density, seed=args.seed, dump_xml=False)
+    try:
+        env = make_virtual_env(args.width, args.height, args.density, seed=args.seed, dump_xml=False)
+    except ValueError as err:  # a screen it cannot make
+        print(f"androidrl rollout: {err}", file=sys.stderr)
+        return 2
     try:
         env.reset(seed=args.seed)
         env.action_space.seed(args.seed)

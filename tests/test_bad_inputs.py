@@ -147,9 +147,17 @@ def test_virtual_screens_too_big_to_hold_are_refused_before_any_work(capsys, wid
     with pytest.raises(ValueError, match=re.escape(message)):
         VirtualPhone(width, height, 420)
     with pytest.raises(ValueError, match=re.escape(message)):
-        VirtualDevice(width=width, height=height, density=420).connect()
+        VirtualDevice(width=width, height=height, density=420)  # at once, though its phone is made later
     assert cli_main(["virtual", "--width", str(width), "--height", str(height), "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == f"androidrl virtual: {message}"
+    assert cli_main(["rollout", "--width", str(width), "--height", str(height), "--steps", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"androidrl rollout: {message}"
+
+
+def test_a_set_value_nested_hundreds_deep_is_a_clear_error():
+    deep = "[" * 1000 + "1" + "]" * 1000
+    with pytest.raises(ConfigError, match=r"--set 'seed=\[\[.*\.\.\.': nests more than \d+ levels deep"):
+        load_config(Path(__file__).parents[1] / "configs" / "quickstart.yaml", [f"seed={deep}"])
 
 
 def test_the_shipped_configs_still_load():

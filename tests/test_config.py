@@ -86,7 +86,7 @@ def test_overrides_on_the_command_line():
         ({"action": {"type": "ui_elements", "rows": 3}}, [], "\naction.rows: unknown key"),  # not a setting of it
         ({"action": {"rows": 0}}, [], "\naction.rows: Input should be greater than or equal to 1"),
         ({"action": {"texts": ["héllo"]}}, [], "\naction.texts: cannot type 'é'"),
-        ({}, ["observation.shape=[1,"], "--set 'observation.shape=[1,': the value is not valid YAML"),
+        ({}, ["observation.shape=[1,"], "--set 'observation.shape=[1,': not valid YAML at line 1"),
         ({"devices": {"serials": ["a"], "virtual": {"count": 1}}}, [], "give one of serials"),
         ({"task": "no-such-task"}, [], "task: unknown task 'no-such-task'"),
         ({}, ["training.total_timesteps"], "expected key.path=value"),

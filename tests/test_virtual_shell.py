@@ -101,6 +101,9 @@ def test_wm_size_and_density(phone):
     assert run(phone, "wm size") == ("Physical size: 360x800\nOverride size: 300x600\n", "", 0)
     assert phone.screenshot().shape == (600, 300, 3)
     assert run(phone, "wm size bogus") == ("", "Error: bad size bogus\n", 255)
+    # as DisplayContent.setForcedSize: 200 px up to 3x the larger side; the physical size clears the override
+    assert run(phone, "wm size 100000x10; wm size") == ("Physical size: 360x800\nOverride size: 2400x200\n", "", 0)
+    assert run(phone, "wm size 360x800; wm size") == ("Physical size: 360x800\n", "", 0)
     assert run(phone, "wm size reset; wm size") == ("Physical size: 360x800\n", "", 0)
     assert run(phone, "wm density 40") == ("", "Error: density must be >= 72\n", 255)
 

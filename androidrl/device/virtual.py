@@ -8,6 +8,7 @@ straight from the view tree, with no XML text to write and parse again.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import time
 import xml.etree.ElementTree as ET
@@ -17,6 +18,7 @@ import numpy as np
 
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
+from androidrl.virtual.metrics import check_display
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 from androidrl.virtual.uixml import hierarchy_tree
 from androidrl.virtual.views import View
@@ -50,6 +52,10 @@ class VirtualDevice(Device):
         super().__init__()
         if phone is not None and phone_kwargs:
             raise TypeError("pass either a phone or phone settings, not both")
+        if phone is None:  # the phone is made lazily: refuse settings it would refuse, now
+            settings = inspect.signature(VirtualPhone).bind(**phone_kwargs)
+            settings.apply_defaults()
+            check_display(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone

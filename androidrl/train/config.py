@@ -56,7 +56,7 @@ from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
 from androidrl.tasks.registry import make_task
 from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
-from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, read_yaml
+from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
 from androidrl.wrappers import (
     BoxAction,
     DiscreteGridAction,
@@ -642,10 +642,8 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
             if not isinstance(child, dict):
                 raise ConfigError(f"--set {item!r}: {'.'.join(keys[: depth + 1])} is not a mapping")
             node = child
-        try:
-            node[keys[-1]] = yaml.safe_load(raw) if raw.strip() else ""
-        except yaml.YAMLError as err:
-            raise ConfigError(f"--set {item!r}: the value is not valid YAML ({getattr(err, 'problem', err)})") from None
+        shown = item if len(item) <= 60 else item[:57] + "..."
+        node[keys[-1]] = parse_yaml(raw, ConfigError, f"--set {shown!r}") if raw.strip() else ""
     return data
 
 

@@ -755,9 +755,11 @@ def _wm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             w = round(w * phone.physical_density / 160)
         if match.group(4) == "dp":
             h = round(h * phone.physical_density / 160)
-        if w < 64 or h < 64:
-            return fail(f"Error: bad size {rest[0]}\n", 255)
-        phone.set_override_size((w, h))
+        if (w, h) == phone.physical_size:  # DisplayContent.setForcedSize: the physical size clears the override
+            phone.set_override_size(None)
+            return ok()
+        most = 3 * max(phone.physical_size)  # and bounds the rest: 200 px up to 3x the larger side
+        phone.set_override_size((min(max(w, 200), most), min(max(h, 200), most)))
         return ok()
     if sub == "density":
         if not rest:
