@@ -16,8 +16,8 @@ Faults, in three layers:
 
 * In each worker, :class:`~androidrl.vector.guard.DeviceFaultGuard` keeps a device fault
   inside its episode and answers blank, truncated steps at once while the device is away.
-* A worker that answers later than ``fault_timeout`` (plus twice its slowest recent answer)
-  after the step was sent is left behind: its envs' episodes end now (``truncated``,
+* A worker that answers later than ``fault_timeout`` (plus twice its slowest recent answer,
+  a hang waited out not counted) after the step was sent is left behind: its envs' episodes end now (``truncated``,
   ``info["device_error"]``) and the others step on; it is reset in the background and its
   envs come back with a fresh episode once it answers. A worker that dies, fails or stays
   silent past ``step_timeout`` is killed (SIGKILL after a short grace) and restarted alone
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import statistics
 import tempfile
 import time
 from collections import deque
@@ -397,6 +398,18 @@ class DeviceVectorEnv(VectorEnv):
             return started + min(self.step_timeout, self.fault_timeout + WARMUP_SECONDS)
         return started + self.fault_timeout + 2 * max(worker.durations)
 
+    def _typical(self, worker: _Worker, took: float, payload: list[tuple]) -> bool:
+        """Whether a step answered in time shows how long this worker's steps take (and so its deadline).
+
+        An answer with a reset always does (a reset may legitimately take seconds). One
+        without a reset that took several times the usual and over ``fault_timeout`` was
+        a hang that ended in time: counting it would let the next fault hold every device
+        that long (each such answer could double the deadline).
+        """
+        if took <= self.fault_timeout or len(worker.durations) < WARMUP_ANSWERS:
+            return True
+        return any(answer[-1] is not None for answer in payload) or took <= 4 * statistics.median(worker.durations)
+
     def _gather(self, steps: list[EnvStep | None], started: float) -> None:
         while True:
             watching = [w for w in self._workers if w.pending]
@@ -428,11 +441,10 @@ class DeviceVectorEnv(VectorEnv):
             self._restart(worker, f"failed: {payload.strip()}")
             return
         if command == "step" and state == BUSY:
-            worker.durations.append(took)  # (only answers in time: a hang must not widen the deadline)
+            if self._typical(worker, took, payload):  # (a hang waited out must not widen the deadline)
+                worker.durations.append(took)
             for slot, (obs, reward, terminated, truncated, info, final) in zip(worker.slots, payload):
-                if info.get("device_down") and not info.get("device_error"):  # (a new worker's guard knows no error)
-                    info = {**info, "device_error": self._fault(worker, slot, "reconnecting")}
-                elif info.get("device_error") and self.transport.where(worker):  # a device elsewhere: name its host
+                if info.get("device_error") and self.transport.where(worker):  # a device elsewhere: name its host
                     info = {**info, "device_error": self._fault(worker, slot, info["device_error"])}
                 if steps is not None:
                     steps[slot] = EnvStep(obs, reward, terminated, truncated, info, final)

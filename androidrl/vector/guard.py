@@ -89,7 +89,8 @@ class DeviceFaultGuard(gym.Wrapper):
         return self._down_since is not None
 
     def _blank(self) -> tuple[Any, dict[str, Any]]:
-        return blank(self.observation_space), {"device_error": self._error, "device_down": True}
+        # (a new worker's first attempt may not have failed yet: there is no error to name, only the wait)
+        return blank(self.observation_space), {"device_error": self._error or "reconnecting", "device_down": True}
 
     def _write_error(self, error: str) -> tuple[Any, dict[str, Any]]:
         """A blank observation and the info of an error on this machine, not the device's."""
