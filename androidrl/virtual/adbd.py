@@ -1012,13 +1012,13 @@ class AdbdServer:
 
         def work() -> None:
             try:
-                result = self.phone.shell(command, stdin, cancel, sink=sink, session=session)
+                outcome = (self.phone.shell(command, stdin, cancel, sink=sink, session=session), None)
             except BaseException as exc:  # noqa: BLE001 (handed to the awaiting coroutine)
-                loop.call_soon_threadsafe(_settle, done, None, exc)
-            else:
-                loop.call_soon_threadsafe(_settle, done, result, None)
+                outcome = (None, exc)
             finally:
                 self._shells.release()
+            with contextlib.suppress(RuntimeError):  # the server stopped meanwhile: nobody awaits it
+                loop.call_soon_threadsafe(_settle, done, *outcome)
 
         threading.Thread(target=work, name=f"adbd-{self.port}-shell", daemon=True).start()
         return await done
