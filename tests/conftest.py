@@ -14,6 +14,7 @@ from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
 from androidrl.ui import ui_elements
 from androidrl.virtual.adbd import AdbdThread
+from androidrl.virtual.console import ConsoleServer
 from androidrl.virtual.phone import VirtualPhone
 
 # Small screens keep tests fast; 160 dpi makes 1 dp = 1 px.
@@ -100,6 +101,26 @@ def serve_as_emulator(adbd: AdbdThread, phone: VirtualPhone, adb_server: Isolate
         except OSError:
             continue
     pytest.skip("no free emulator port in 5555-5585")
+
+
+def serve_as_emulator_with_console(adbd: AdbdThread, phone: VirtualPhone, adb_server: IsolatedAdbServer):
+    """Serve ``phone`` on the first free emulator port pair: its console (with the auth token file the
+    emulator writes, in the adb server's home) and its adbd, announced to ``adb_server``; (console, adbd).
+
+    A pair whose emulator the adb server still lists (an earlier test's, gone) is passed over.
+    """
+    listed = adb_server.adb("devices").stdout
+    for port in range(5555, 5586, 2):
+        if f"emulator-{port - 1}\t" in listed:
+            continue
+        try:
+            console = adbd.run(
+                ConsoleServer(phone, port - 1, token_path=adb_server.home / ".emulator_console_auth_token")
+            )
+            return console, adbd.serve(phone, port=port, announce_port=adb_server.port)
+        except OSError:
+            continue
+    pytest.skip("no free emulator port pair in 5554-5585")
 
 
 def center(bounds: tuple[int, int, int, int]) -> tuple[int, int]:

@@ -24,10 +24,9 @@ from PIL import Image
 
 from androidrl.device.adb import AdbDevice, snapshot_list_names
 from androidrl.device.adb_server import adb_path, free_port
-from androidrl.virtual.console import ConsoleServer
 from androidrl.virtual.phone import VirtualPhone
 
-from conftest import DENSITY, HEIGHT, WIDTH, make_apk
+from conftest import DENSITY, HEIGHT, WIDTH, make_apk, serve_as_emulator_with_console
 
 
 @pytest.fixture
@@ -424,17 +423,7 @@ def _until(check, seconds: float = 10.0) -> None:
 
 def test_adb_emu_snapshots_restore_the_whole_phone(adbd, adb_server, monkeypatch):
     phone = VirtualPhone(WIDTH, HEIGHT, DENSITY, seed=0, boot_seconds=0.2)
-    for port in range(5555, 5586, 2):  # an emulator's port pair: console, adbd
-        try:
-            console = adbd.run(
-                ConsoleServer(phone, port - 1, token_path=adb_server.home / ".emulator_console_auth_token")
-            )
-            server = adbd.serve(phone, port=port, announce_port=adb_server.port)
-            break
-        except OSError:
-            continue
-    else:
-        pytest.skip("no free emulator port pair in 5554-5585")
+    console, server = serve_as_emulator_with_console(adbd, phone, adb_server)
     serial = f"emulator-{console.port}"
     try:
         adb_server.adb("-s", serial, "wait-for-device", timeout=20)

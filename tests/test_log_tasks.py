@@ -8,7 +8,8 @@ from androidrl.errors import TaskError
 from androidrl.spaces import EnvAction, EnvActionType
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import parse_spec
-from androidrl.virtual.console import ConsoleServer
+
+from conftest import serve_as_emulator_with_console
 
 NOOP = EnvAction(action_type=EnvActionType.NONE)
 SNAPSHOT = "androidrl-wifi-off-home"
@@ -51,17 +52,7 @@ def test_the_snapshot_is_saved_once_at_setup_and_kept(phone):
 def test_on_an_emulator_the_snapshot_is_saved_once_then_only_loaded(phone, adbd, adb_server, monkeypatch):
     """Over adb and the emulator console (``adb emu avd snapshot ...``), as on a real emulator: a
     second env on the same emulator finds the snapshot in the console's list and does not save over it."""
-    for port in range(5555, 5586, 2):  # an emulator's port pair: console, adbd
-        try:
-            console = adbd.run(
-                ConsoleServer(phone, port - 1, token_path=adb_server.home / ".emulator_console_auth_token")
-            )
-            server = adbd.serve(phone, port=port, announce_port=adb_server.port)
-            break
-        except OSError:
-            continue
-    else:
-        pytest.skip("no free emulator port pair in 5554-5585")
+    console, server = serve_as_emulator_with_console(adbd, phone, adb_server)
     monkeypatch.setenv("HOME", str(adb_server.home))  # where the console's token is
     serial = f"emulator-{console.port}"
     try:
