@@ -44,6 +44,7 @@ class SeedResult:
     oracle: float = 0.0
     random_length: float = 0.0
     oracle_length: float = 0.0
+    held: float | None = None  # the share of evaluations at 90% or more from the first such one on
 
 
 @dataclass
@@ -99,15 +100,22 @@ def _dummy(env: Any) -> Any:
     return env
 
 
-def steps_to(run: Path, target: float = 0.9) -> int | None:
-    """The first evaluation's step count at which the success rate reached ``target``."""
+def steps_to(run: Path, target: float = 0.9) -> tuple[int | None, float | None]:
+    """When the run's periodic evaluations first reached ``target``, and how often they stayed there.
+
+    Returns:
+        The step count of the first evaluation at ``target`` or above (None: never), and the
+        share of the evaluations from that one on that are at ``target`` or above.
+    """
     path = run / "evaluations.csv"
     if not path.exists():
-        return None
-    for row in csv.DictReader(path.open()):
-        if float(row["success_rate"]) >= target:
-            return int(row["timesteps"])
-    return None
+        return None, None
+    rates = [(int(row["timesteps"]), float(row["success_rate"])) for row in csv.DictReader(path.open())]
+    first = next((i for i, (_, rate) in enumerate(rates) if rate >= target), None)
+    if first is None:
+        return None, None
+    later = [rate >= target for _, rate in rates[first:]]
+    return rates[first][0], sum(later) / len(later)
 
 
 def _per_task(summary: dict[str, float]) -> dict[str, float]:
@@ -147,11 +155,12 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
         wall = time.monotonic() - start
         summary = evaluate_run(directory, episodes=episodes, record=False)
         random, oracle = baselines(config, episodes)
+        reached, held = steps_to(directory)
         results.append(
             SeedResult(
                 seed,
                 summary["success_rate"],
-                steps_to(directory),
+                reached,
                 wall,
                 _per_task(summary),
                 summary["mean_length"],
@@ -159,6 +168,7 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
                 oracle["success_rate"],
                 random["mean_length"],
                 oracle["mean_length"],
+                held,
             )
         )
         for task, value in _per_task(random).items():
@@ -182,16 +192,18 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
 def table(rows: list[Row], episodes: int) -> str:
     """The Markdown table."""
     lines = [
-        "| config | task | budget (steps) | seeds | success after budget (mean; min–max) | steps to 90% "
+        "| config | task | budget (steps) | seeds | success after budget (mean; min–max) | steps to 90%; held "
         "| wall time (2 cores) | random | oracle | episode length: trained / random / oracle |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         values = [s.success for s in row.seeds]
         reached = [s.steps_to_90 for s in row.seeds if s.steps_to_90 is not None]
+        held = [s.held for s in row.seeds if s.held is not None]
         to_90 = (
             f"{int(np.median(reached)):,}"
             + (f" ({len(reached)}/{len(values)} seeds)" if len(reached) < len(values) else "")
+            + f"; held {np.mean(held):.0%}"
             if reached
             else "not reached"
         )
@@ -245,8 +257,9 @@ def page(rows: list[Row], episodes: int) -> str:
             "where the config has action masks) and the scripted solver of each task",
             '(`androidrl/solvers.py`) acting through the same wrappers. "Steps to 90%" is the first',
             "periodic evaluation during training at 90% success or more (median over the seeds that",
-            "reached it). Wall time is the whole run (training and its periodic evaluations) on the",
-            "2-core machine, per seed.",
+            'reached it); "held" is the share of the evaluations from that one on that stayed at 90% or',
+            "more (below 100%: the policy still forgot and relearned after it first succeeded). Wall",
+            "time is the whole run (training and its periodic evaluations) on the 2-core machine, per seed.",
             "",
             "Not in the table: `emulators.yaml` (needs two Android emulators) and `ray_cluster.yaml`",
             "(needs a Ray cluster; it trains the quickstart's task, see `tests/test_ray.py`).",
