@@ -261,9 +261,13 @@ class RayTestCluster:
             adb.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster():
-    """One :class:`RayTestCluster` for the whole session (a cluster takes 15-20 s to start on 2 cores)."""
+    """One :class:`RayTestCluster` for all the Ray tests of a module (a cluster takes 15-20 s to start on 2 cores).
+
+    Gone when the module's tests end: a connected driver and its nodes must not outlive them (the
+    later tests, which send signals and fork workers, run without Ray in the process).
+    """
     pytest.importorskip("ray")
     ray_token(RAY_DIR / "auth_token")
     cluster = RayTestCluster(RAY_DIR)

@@ -1,7 +1,7 @@
 """The ray backend on a real one-machine cluster: a head and two nodes, each with its own adb server and phones.
 
-The cluster is the session's (``ray_cluster`` in conftest.py): every node on 127.0.0.1, token
-authentication on with the session's own token, stopped by its processes, never by ``ray stop``.
+The cluster is the module's (``ray_cluster`` in conftest.py): every node on 127.0.0.1, token
+authentication on with a token of the test run's own, stopped by its processes, never by ``ray stop``.
 An actor placed on the wrong node would reach an adb server that does not know its phone.
 
 ``pytest tests/test_ray.py -s -k fault`` prints, for each injected fault, what the learner saw and
@@ -9,6 +9,7 @@ how long the env took to come back (the figures of docs/scale-out.md).
 """
 
 import csv
+import json
 import os
 import queue
 import shutil
@@ -26,6 +27,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from androidrl.bench import main as bench_main  # noqa: E402
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port  # noqa: E402
 from androidrl.device.spec import DeviceSpec  # noqa: E402
 from androidrl.node import alive, descendants  # noqa: E402
@@ -130,7 +132,7 @@ class LoopbackNamespace:
 def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
     """Head and joining node each with a phone, in a loopback-only namespace; SIGINT and SIGTERM stop all they started.
 
-    (Not on the session's cluster: joining it would need Ray's outward-address swap, see LoopbackNamespace.)
+    (Not on the module's cluster: joining it would need Ray's outward-address swap, see LoopbackNamespace.)
     """
     ns = LoopbackNamespace()
     work = _short_dir("arl-node-")
@@ -186,7 +188,7 @@ def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
         shutil.rmtree(work, ignore_errors=True)
 
 
-# ---------------------------------------------------------------------------- on the session's cluster
+# ---------------------------------------------------------------------------- on the module's cluster
 
 
 def _vec(cluster, names, **options) -> RayVecEnv:
@@ -496,3 +498,27 @@ def test_a_driver_without_the_clusters_token_is_told_so(ray_cluster):
             assert "RAY_AUTH_MODE=token" in result.stderr
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_the_ray_suite_reports_env_steps_the_cost_of_a_vector_step_and_what_ray_adds(ray_cluster, tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    args = ["--quick", "--suite", "ray", "--rounds", "1", "--size", "180x400", "--density", "80", "--json", str(out)]
+    assert bench_main(args) == 0
+    figures = {f["name"]: f for f in json.loads(out.read_text())["figures"]}
+    rate = figures["ray backend: env-steps/s, 2 virtual phones 180x400"]
+    per_step = figures["ray backend: ms per vector step (2 envs)"]
+    added = figures["ray backend: ms it adds per vector step"]
+    weight = figures["ray backend: KB per step and env over the wire"]
+    assert set(rate["contenders"]) == set(per_step["contenders"]) == {"async (local)", "ray (actors)"}
+    assert rate["unit"] == "steps/s" and per_step["unit"] == added["unit"] == "ms"
+    for name in rate["contenders"]:  # a vector step steps both envs: env-steps/s = 2 x 1000 / ms per vector step
+        rates, costs = rate["contenders"][name]["samples"], per_step["contenders"][name]["samples"]
+        assert len(rates) == len(costs) >= 3
+        assert all(r == pytest.approx(2 * 1000 / ms) for r, ms in zip(rates, costs))
+    local, remote = (per_step["contenders"][n]["samples"] for n in ("async (local)", "ray (actors)"))
+    assert added["contenders"]["ray - async"]["samples"] == pytest.approx([r - a for r, a in zip(remote, local)])
+    answer, frame = (weight["contenders"][n]["median"] for n in ("pickled answer", "raw frame (not sent)"))
+    assert 0 < answer < frame == 180 * 400 * 4 / 1024
+    assert "ray backend: ms it adds per vector step" in capsys.readouterr().out
+    assert ray.is_initialized()  # the suite used the module's cluster and left it connected
+    assert not any(d.in_use for d in cluster_devices(ray))
