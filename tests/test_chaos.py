@@ -26,6 +26,7 @@ ROOT = Path(__file__).parents[1]
 PHONES = 4
 PLAN = "seed=7,every=2.5,start=2,duration=600"
 GRACE = 5  # seconds after a fault within which its phone must report it
+RECOVER = 15  # seconds after a fault within which its phone must be back (a reboot, a reconnection, the next fault)
 # Seconds a fault's link needs to come back by itself: the adb server reconnects a cut link (drop,
 # garbage, the end of a blackhole) in about 0.25 s; a reboot takes the phone's boot time (1 s).
 HEAL = {"reboot": 1.5}
@@ -176,14 +177,15 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
     missed = [f for f in checked if f not in reported + waited + absorbed]
     assert not missed, "\n".join(f"not reported: {f}\n{reasons.around(f)}" for f in missed)
     recovered = [f for f in checked if reasons.recovered(f)]  # its phone stepped on its screen again
-    assert recovered == checked, "\n".join(
-        f"never back: {f}\n{reasons.around(f)}" for f in checked if f not in recovered
+    due = [f for f in checked if f["time"] + f["seconds"] + RECOVER < ended]  # (time enough to come back)
+    assert all(f in recovered for f in due), "\n".join(
+        f"never back: {f}\n{reasons.around(f)}" for f in due if f not in recovered
     )
     gaps = np.array(reasons.gaps)
     print(
         f"\nchaos: {len(faults)} faults injected ({len(checked)} checked: {len(reported)} reported, "
         f"{len(waited)} hangs waited out, {len(absorbed)} gone before their phone was next asked; "
-        f"{len(recovered)} recovered), "
+        f"{len(recovered)} recovered, {len(checked) - len(due)} of them too near the end to be due), "
         f"{len(reasons.seen)} truncated episodes with a device error, {len(gaps)} vector steps: "
         f"median {np.median(gaps) * 1000:.0f} ms, p99 {np.percentile(gaps, 99) * 1000:.0f} ms, "
         f"max {gaps.max():.1f} s, {int((gaps > 1).sum())} steps over 1 s"
