@@ -16,7 +16,9 @@ from dataclasses import dataclass
 BUFFERS = ("main", "system", "radio", "events", "crash")
 DEFAULT_BUFFERS = ("main", "system", "crash")
 PRIORITIES = "VDIWEFS"  # verbose ... fatal, silent
-CAPACITY = 50_000  # lines kept (a device keeps 256 KiB or so per buffer)
+# Lines kept, all buffers together: a device keeps about 256 KiB a buffer, a few thousand lines; each
+# line here is a Python object (~350 bytes), so a phone that runs for days holds about 3 MB of log.
+CAPACITY = 8192
 
 
 @dataclass(frozen=True)
