@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import signal
 import struct
 import zipfile
 
@@ -16,6 +17,11 @@ from androidrl.ui import ui_elements
 from androidrl.virtual.adbd import AdbdThread
 from androidrl.virtual.console import ConsoleServer
 from androidrl.virtual.phone import VirtualPhone
+
+# A harness that starts the tests in the background ignores SIGINT, and every command a test starts would inherit
+# that; the tests send Ctrl-C as a terminal does, so the commands must receive it as from a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Small screens keep tests fast; 160 dpi makes 1 dp = 1 px.
 WIDTH, HEIGHT, DENSITY = 360, 800, 160
