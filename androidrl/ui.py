@@ -118,9 +118,11 @@ class Snapshot:
 
     def __init__(self, device: Device, previous: Snapshot | None = None) -> None:
         self.device = device
-        # The last step's parse, reused when the UI comes back the same (most actions change
-        # a few pixels or nothing; the virtual phone even hands back the same string or tree).
-        self._previous = previous
+        # The last parse (XML text, tree, elements), reused when the UI comes back the same (most
+        # actions change a few pixels or nothing; the virtual phone even hands back the same string
+        # or tree). Only the parse is kept, never the snapshot: a chain of them would keep every
+        # frame of the episode alive.
+        self._reusable = previous._parse_for_next() if previous is not None else None
         self._xml: str | None = None
         self._hierarchy: ET.Element | None = None
         self._elements: list[UIElement] | None = None
@@ -153,9 +155,15 @@ class Snapshot:
 
     def _take_xml(self, xml: str) -> None:
         self._xml = xml
-        previous, self._previous = self._previous, None
-        if previous is not None and previous._xml == xml:  # the same UI: its parse too
-            self._hierarchy, self._elements = previous._hierarchy, previous._elements
+        reusable, self._reusable = self._reusable, None
+        if reusable is not None and reusable[0] == xml:  # the same UI: its parse too
+            self._hierarchy, self._elements = reusable[1], reusable[2]
+
+    def _parse_for_next(self) -> tuple[str | None, ET.Element | None, list[UIElement] | None] | None:
+        """What the next step's snapshot may reuse: this step's parse, or the one it was handed."""
+        if self._xml is None and self._hierarchy is None:
+            return self._reusable
+        return self._xml, self._hierarchy, self._elements
 
     @property
     def frame(self) -> np.ndarray:
@@ -178,9 +186,9 @@ class Snapshot:
             tree = self.device.ui_tree()
             if tree is not None:
                 self.timings_ms["ui"] = round((time.perf_counter() - start) * 1000, 3)
-                previous, self._previous = self._previous, None
-                if previous is not None and previous._hierarchy is tree:
-                    self._elements = previous._elements
+                reusable, self._reusable = self._reusable, None
+                if reusable is not None and reusable[1] is tree:
+                    self._elements = reusable[2]
                 self._hierarchy = tree
         if self._hierarchy is None:
             xml = self.xml  # (reading it may reuse the last step's parse: look again)

@@ -2,6 +2,7 @@
 
 import re
 import warnings
+import weakref
 from pathlib import Path
 
 import gymnasium as gym
@@ -238,6 +239,22 @@ def test_render_returns_the_last_frame(device, tmp_path):
     env = AndroidEnv(device, save_dir=tmp_path, render_mode="rgb_array")
     env.reset(seed=0)
     assert env.render() is env.frame
+    env.close()
+
+
+def test_a_step_keeps_no_earlier_frame_alive():
+    # Each step reuses the last step's UI parse; it once kept the last step's snapshot instead, a
+    # chain that held every frame of the episode (10 MB a frame at 1080x2400) when nobody read the UI.
+    env = androidrl.make_virtual_env(360, 800, 160, dump_xml=False, write_files=False, max_steps=100)
+    env.reset(seed=0)
+    settings = EnvAction(action_type=TAP, coord=center(node_bounds(env.device.dump_ui(), text="Settings")))
+    back = EnvAction(action_type=EnvActionType.SYSTEM_BACK)
+    frames = []
+    for step in range(12):  # Settings and back: the screen changes every step
+        env.step(back if step % 2 else settings)
+        frames.append(weakref.ref(env.frame))
+    assert len({id(ref()) for ref in frames[-2:]}) == 2  # (the screens did change)
+    assert [ref() is None for ref in frames[:-2]] == [True] * 10  # older frames are gone (no cycle holds them)
     env.close()
 
 
