@@ -28,6 +28,7 @@ import errno
 import functools
 import logging
 import posixpath
+import queue
 import re
 import shlex
 import signal
@@ -870,6 +871,36 @@ def _settle(future: asyncio.Future, result: Any, exc: BaseException | None) -> N
         future.set_result(result)
 
 
+class _ShellThreads:
+    """Daemon threads for shell commands: an idle one takes the next command, a new one starts when none is idle.
+
+    Not a fixed pool (forty sleepers never hold up a forty-first command), and no thread start per
+    command either: starting one costs more than a short command such as ``input tap`` itself.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in an idle thread, or in a new one."""
+        with self._lock:
+            start = self._idle == 0
+            if not start:
+                self._idle -= 1  # that idle thread is spoken for
+        self._jobs.put(job)
+        if start:
+            threading.Thread(target=self._serve, name=self._name, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get()()
+            with self._lock:
+                self._idle += 1
+
+
 def _banner_value(value: str) -> str:
     """``value`` without the characters that separate the fields of a CNXN banner."""
     return _BANNER_UNSAFE.sub("_", value)[:200]
@@ -934,6 +965,7 @@ class AdbdServer:
         self._connections: dict[_Connection, asyncio.Task[Any]] = {}
         self._power_watch: asyncio.Task[None] | None = None
         self._shells = threading.BoundedSemaphore(MAX_SHELLS)
+        self._shell_threads = _ShellThreads("adbd-shell")
         self._listen_failed = False
         # `adb reverse` listeners on the phone: device socket spec -> (the host connection, host socket spec)
         self.reverse: dict[str, tuple[_Connection, str]] = {}
@@ -995,11 +1027,12 @@ class AdbdServer:
         sink: Callable[[int, bytes], None] | None = None,
         session: Shell | None = None,
     ) -> ShellResult:
-        """Run a command line on the phone in a thread of its own (commands may block, e.g. ``sleep``).
+        """Run a command line on the phone in a thread of its own while it runs (commands may block, e.g. ``sleep``).
 
         With ``sink``, the output goes to it as produced (see :meth:`VirtualPhone.shell`).
 
-        A thread each, not a fixed pool: forty clients sleeping never hold up a forty-first's ``echo``.
+        A thread each (idle ones are reused), not a fixed pool: forty clients sleeping never hold up a
+        forty-first's ``echo``.
 
         Raises:
             PhoneOfflineError: The phone is rebooting or off.
@@ -1020,7 +1053,7 @@ class AdbdServer:
             with contextlib.suppress(RuntimeError):  # the server stopped meanwhile: nobody awaits it
                 loop.call_soon_threadsafe(_settle, done, *outcome)
 
-        threading.Thread(target=work, name=f"adbd-{self.port}-shell", daemon=True).start()
+        self._shell_threads.run(work)
         return await done
 
     async def _listen(self) -> None:
