@@ -50,7 +50,7 @@ def _typable_sample(space) -> dict:
     """A random action whose text Android can type (the space holds any printable text, as MetaGPT's)."""
     from androidrl.device.base import TYPABLE
 
-    action = space.sample()
+    action = {name: sub.sample() for name, sub in space.spaces.items() if name != "input_txt"}
     rng = space.np_random
     length = int(rng.integers(1, 13))
     action["input_txt"] = "".join(rng.choice(sorted(TYPABLE), size=length))

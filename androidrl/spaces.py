@@ -60,11 +60,6 @@ def _printable_tables() -> tuple[frozenset[str], tuple[str, ...], dict[str, np.i
     return frozenset(chars), chars, index, "".join(chars)
 
 
-@functools.cache
-def _printable_array() -> np.ndarray:
-    return np.array(_printable_tables()[1])
-
-
 class PrintableText(spaces.Text):
     """A :class:`gymnasium.spaces.Text` over all printable unicode (BMP) characters.
 
@@ -79,11 +74,16 @@ class PrintableText(spaces.Text):
         self._char_set, self._char_list, self._char_index, self._char_str = _printable_tables()
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
-        """Sample a string; uniform sampling avoids rebuilding a 55k-entry array each call."""
+        """Sample a string uniformly over the printable characters.
+
+        Indices into the shared table: no 55k-entry array per call, and no NumPy string array,
+        whose sampling now and then swallowed a Ctrl-C (a random agent's loop ran on).
+        """
         if mask is not None or probability is not None:
             return super().sample(mask=mask, probability=probability)
         length = int(self.np_random.integers(self.min_length, self.max_length + 1))
-        return "".join(self.np_random.choice(_printable_array(), size=length))
+        chars = self._char_str
+        return "".join([chars[i] for i in self.np_random.integers(0, len(chars), size=length).tolist()])
 
     def __repr__(self) -> str:
         return f"PrintableText({self.min_length}, {self.max_length})"
