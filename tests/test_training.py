@@ -206,7 +206,8 @@ def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys, adb_server)
     assert not (tmp_path / "p").exists()
 
 
-def test_evaluation_checks_devices_and_the_model_before_writing_anything(trained, adb_server, capsys):
+def test_evaluation_checks_devices_and_the_model_before_writing_anything(trained, adb_server, capsys, monkeypatch):
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))  # not the machine's own server (5037)
     run = trained.run.directory
     before = sorted((run / "eval").glob("*")) if (run / "eval").exists() else []
     assert evaluate_main(["--run", str(run), "--checkpoint", "nope.zip"]) == 2
