@@ -53,7 +53,8 @@ def _typable_sample(space) -> dict:
     action = {name: sub.sample() for name, sub in space.spaces.items() if name != "input_txt"}
     rng = space.np_random
     length = int(rng.integers(1, 13))
-    action["input_txt"] = "".join(rng.choice(sorted(TYPABLE), size=length))
+    chars = sorted(TYPABLE)  # drawn by index, as PrintableText does: a NumPy string array can swallow a Ctrl-C
+    action["input_txt"] = "".join([chars[i] for i in rng.integers(0, len(chars), size=length).tolist()])
     return action
 
 
