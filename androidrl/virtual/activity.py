@@ -16,7 +16,7 @@ from typing import Any
 from androidrl.virtual.intent import Intent
 from androidrl.virtual.metrics import DisplayMetrics
 from androidrl.virtual.radios import Radios
-from androidrl.virtual.views import Color, View
+from androidrl.virtual.ui.views import Color, View
 
 
 @dataclass(frozen=True, eq=False)

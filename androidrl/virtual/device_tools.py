@@ -4,7 +4,7 @@
 time stamps and flags) over the phone's evdev devices (:mod:`androidrl.virtual.evdev`);
 ``sendevent`` writes an event to a device as toybox's does. ``screenrecord`` follows
 ``frameworks/av/cmds/screenrecord/screenrecord.cpp`` and writes a real H.264 MP4
-(:mod:`androidrl.virtual.h264`).
+(:mod:`androidrl.virtual.media.h264`).
 """
 
 from __future__ import annotations

@@ -18,10 +18,10 @@ from PIL import Image
 
 from androidrl.virtual.activity_manager import ActivityManager
 from androidrl.virtual.metrics import DisplayMetrics
-from androidrl.virtual.render import Op, Renderer, display_list
 from androidrl.virtual.system_bars import SystemBars
-from androidrl.virtual.uixml import dump_hierarchy
-from androidrl.virtual.views import FrameLayout, View
+from androidrl.virtual.ui.render import Op, Renderer, display_list
+from androidrl.virtual.ui.uixml import dump_hierarchy
+from androidrl.virtual.ui.views import FrameLayout, View
 
 
 class Display:

@@ -13,7 +13,7 @@ from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
 from androidrl.virtual.activity_manager import ActivityManager
 from androidrl.virtual.display import Display
 from androidrl.virtual.settings_db import SettingsStore
-from androidrl.virtual.views import View, find_target
+from androidrl.virtual.ui.views import View, find_target
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
 #: Key code -> the character the virtual keyboard's key map types for it (KEYCODE_A..Z, 0..9, punctuation).

@@ -5,7 +5,7 @@ their errors and exit status 2, the default size (the display's, rounded down to
 time limit (180 s, 0 for none), ``--output-format mp4|h264|frames|raw-frames`` (``-`` writes
 to stdout), ``--verbose`` on stdout, and a stop on Ctrl-C (the client going away) that
 still finishes the file. Like SurfaceFlinger, it produces a frame only when the screen
-changes. The encoder (:mod:`androidrl.virtual.h264`) is lossless, so ``--bit-rate`` is
+changes. The encoder (:mod:`androidrl.virtual.media.h264`) is lossless, so ``--bit-rate`` is
 checked but changes nothing.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 from PIL import Image
 
 from androidrl.virtual.commands import DISPLAY_UNIQUE_ID
-from androidrl.virtual.h264 import H264Encoder, annexb, mp4
+from androidrl.virtual.media.h264 import H264Encoder, annexb, mp4
 
 if TYPE_CHECKING:
     from androidrl.virtual.shell import Shell

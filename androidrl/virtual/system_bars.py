@@ -7,8 +7,8 @@ from collections.abc import Callable
 from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
 from androidrl.virtual.metrics import NAV_BAR_DP, STATUS_BAR_DP, DisplayMetrics
 from androidrl.virtual.radios import Radios
-from androidrl.virtual.render import Op, display_list
-from androidrl.virtual.views import MATCH, TEXT, ImageView, LinearLayout, TextView, View
+from androidrl.virtual.ui.render import Op, display_list
+from androidrl.virtual.ui.views import MATCH, TEXT, ImageView, LinearLayout, TextView, View
 
 STATUS_BAR_COLOR = (232, 234, 237)
 NAV_BAR_COLOR = (32, 33, 36)

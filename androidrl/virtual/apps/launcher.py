@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from androidrl.virtual.activity import Activity, App
 from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
-from androidrl.virtual.views import WHITE, AppIcon, FrameLayout, View
+from androidrl.virtual.ui.views import WHITE, AppIcon, FrameLayout, View
 
 PACKAGE = "com.android.launcher3"
 LAUNCHER = "com.android.launcher3.Launcher"

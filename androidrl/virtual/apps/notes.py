@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from androidrl.keycodes import KEYCODE_DEL, KEYCODE_ENTER
 from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.views import SURFACE, LinearLayout, ScrollingList, TextView, View
-from androidrl.virtual.widgets import app_bar, primary_button, text_field
+from androidrl.virtual.ui.views import SURFACE, LinearLayout, ScrollingList, TextView, View
+from androidrl.virtual.ui.widgets import app_bar, primary_button, text_field
 
 PACKAGE = "com.androidrl.notes"
 MAIN = "com.androidrl.notes.MainActivity"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.views import TEXT_SECONDARY, LinearLayout, TextView, View
-from androidrl.virtual.widgets import app_bar
+from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, TextView, View
+from androidrl.virtual.ui.widgets import app_bar
 
 
 class PlaceholderActivity(Activity):

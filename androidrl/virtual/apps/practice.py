@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.views import Button, FrameLayout, LinearLayout, TextView, View
+from androidrl.virtual.ui.views import Button, FrameLayout, LinearLayout, TextView, View
 
 PACKAGE = "com.androidrl.practice"
 MAIN = "com.androidrl.practice.TargetActivity"

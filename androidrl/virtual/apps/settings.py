@@ -8,8 +8,8 @@ The Wi-Fi, Bluetooth and Airplane mode switches show and flip the system's radio
 from __future__ import annotations
 
 from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.views import TEXT_SECONDARY, LinearLayout, ScrollingList, TextView, View
-from androidrl.virtual.widgets import app_bar, list_row
+from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, ScrollingList, TextView, View
+from androidrl.virtual.ui.widgets import app_bar, list_row
 
 PACKAGE = "com.android.settings"
 MAIN = "com.android.settings.Settings"

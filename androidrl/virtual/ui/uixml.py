@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from androidrl.virtual.views import View
+from androidrl.virtual.ui.views import View
 
 HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 _INVALID = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")

@@ -15,7 +15,7 @@ from collections import Counter, deque
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from androidrl.virtual.views import (
+from androidrl.virtual.ui.views import (
     DIVIDER,
     HINT,
     PRIMARY,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from androidrl.virtual.views import (
+from androidrl.virtual.ui.views import (
     DIVIDER,
     MATCH,
     PRIMARY,
