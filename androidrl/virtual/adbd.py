@@ -41,9 +41,9 @@ from typing import Any, TypeVar
 import numpy as np
 
 from androidrl.virtual.adb_auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator, PublicKey
-from androidrl.virtual.fs import FileStat
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 from androidrl.virtual.shell import Shell, ShellResult, Stdin
+from androidrl.virtual.system.fs import FileStat
 
 logger = logging.getLogger(__name__)
 

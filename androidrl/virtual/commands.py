@@ -16,17 +16,16 @@ import time
 import zlib
 
 from androidrl.keycodes import KEYCODE_ENTER, keycode_from_string
-from androidrl.virtual.activity import App
-from androidrl.virtual.apk import apk_package
-from androidrl.virtual.core import PhoneCore
-from androidrl.virtual.evdev import TOUCH_MAX
-from androidrl.virtual.intent import Intent, short_component
-from androidrl.virtual.settings_db import NAMESPACES
 from androidrl.virtual.shell import Command, Shell, ShellExit, Stdin, read_stdin, read_stdin_until, stdin_chunks
+from androidrl.virtual.system.apk import apk_package
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.framework.intent import Intent, short_component
+from androidrl.virtual.system.input.evdev import TOUCH_MAX
+from androidrl.virtual.system.settings_provider import NAMESPACES
+from androidrl.virtual.system.window.display import DISPLAY_UNIQUE_ID
 
 Result = tuple[bytes, bytes, int]
-#: The built-in display's physical id (the emulator's), as ``screencap -d`` and ``dumpsys`` name it.
-DISPLAY_UNIQUE_ID = "4619827259835644672"
 #: Every command of the phone's shell by name; :class:`~androidrl.virtual.phone.VirtualPhone` gives it to its shells.
 COMMANDS: dict[str, Command] = {}
 
@@ -479,9 +478,8 @@ def _getprop(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 def _setprop(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if len(argv) != 3:
         return fail("setprop: Need 2 arguments\n")
-    if argv[1].startswith("ro.") and argv[1] in sh.phone.props:
+    if not sh.phone.setprop(argv[1], argv[2]):
         return fail(f"Failed to set property '{argv[1]}' to '{argv[2]}'.\nSee dmesg for error reason.\n")
-    sh.phone.props[argv[1]] = argv[2]
     return ok()
 
 
@@ -631,19 +629,11 @@ def _finite(*values: float) -> bool:
 
 def _motion_event(phone: PhoneCore, action: str, x: float, y: float) -> Result:
     """``input motionevent``: a DOWN ... UP pair becomes a tap, long press or swipe."""
-    touch = phone.input
-    if action == "DOWN":
-        touch.touch_down = (x, y, time.monotonic())
-    elif action == "UP":
-        down = touch.touch_down
-        touch.touch_down = None
-        if down is not None and _finite(x, y):
-            held_ms = int((time.monotonic() - down[2]) * 1000)
-            phone.input.swipe(down[0], down[1], x, y, duration_ms=held_ms)
-    elif action == "CANCEL":
-        touch.touch_down = None
-    elif action != "MOVE":
+    if action not in ("DOWN", "UP", "MOVE", "CANCEL"):
         raise JavaException("java.lang.IllegalArgumentException", f"Unknown action: {action}", _INPUT_FRAME)
+    if action == "UP" and not _finite(x, y):
+        action = "CANCEL"  # lifted nowhere: the touch ends without a gesture
+    phone.input.motion_event(action, x, y)
     return ok()
 
 
@@ -973,51 +963,48 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
         words = [a for a in rest[1:] if not a.startswith("-")]
         needle = words[-1] if words else ""
         lines = []
-        for app in phone.apps.values():
+        for app in phone.packages.installed():
             if ("-3" in flags and app.system) or ("-s" in flags and not app.system) or ("-d" in flags):
                 continue
             if needle in app.package:
-                prefix = f"{_apk_path(app)}=" if "-f" in flags else ""
+                prefix = f"{phone.packages.apk_path(app)}=" if "-f" in flags else ""
                 uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
                 lines.append(f"package:{prefix}{app.package}{uid}\n")
         return ok("".join(lines))
     if sub == "path":
         names = [a for a in rest if not a.startswith("--")]
-        app = phone.apps.get(names[-1]) if names else None
-        return ok(f"package:{_apk_path(app)}\n") if app else (b"", b"", 1)
+        app = phone.packages.get(names[-1]) if names else None
+        return ok(f"package:{phone.packages.apk_path(app)}\n") if app else (b"", b"", 1)
     if sub == "clear":
         names = [a for a in rest if not a.startswith("--")]
         if not names:
             return fail("Error: no package specified\n")
-        return ok("Success\n") if phone.clear_data(names[-1]) else fail("Failed\n")
+        return ok("Success\n") if phone.packages.clear_data(names[-1]) else fail("Failed\n")
     if sub in ("install", "install-streamed"):
         return _install(sh, rest, stdin)
     names = [a for a in rest if not a.startswith("-")]
     if sub == "uninstall":
         if "--user" in rest:
             names = names[1:]
-        app = phone.apps.get(names[-1]) if names else None
+        app = phone.packages.get(names[-1]) if names else None
         if app is None or app.system and "--user" not in rest:
             return _pm_failure("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
-        phone.uninstall(app.package)
+        phone.packages.uninstall(app.package)
         return ok("Success\n")
     try:
         if sub in ("grant", "revoke"):
             if len(names) < 2:
                 raise JavaException("java.lang.IllegalArgumentException", "Error: no permission specified", _PM_FRAME)
             app = _known_package(phone, names[0])
-            granted = app.data.setdefault("_granted", set())
             if not names[1].startswith("android.permission."):
                 raise JavaException("java.lang.IllegalArgumentException", f"Unknown permission: {names[1]}", _PM_FRAME)
-            (granted.add if sub == "grant" else granted.discard)(names[1])
+            (phone.packages.grant if sub == "grant" else phone.packages.revoke)(app.package, names[1])
             return ok()
         if sub in ("disable-user", "disable", "enable", "default-state"):
             if "--user" in rest:
                 names = names[1:]
             app = _known_package(phone, names[-1] if names else "")
-            app.data["_disabled"] = sub.startswith("disable")
-            if app.data["_disabled"]:
-                phone.force_stop(app.package)
+            phone.packages.set_enabled(app.package, not sub.startswith("disable"))
             state = "disabled-user" if sub == "disable-user" else "disabled" if sub == "disable" else "enabled"
             return ok(f"Package {app.package} new state: {state}\n")
     except JavaException as exc:
@@ -1031,7 +1018,7 @@ def _pm_failure(text: str) -> Result:
 
 
 def _known_package(phone: PhoneCore, package: str) -> App:
-    app = phone.apps.get(package)
+    app = phone.packages.get(package)
     if app is None:
         raise JavaException("java.lang.IllegalArgumentException", f"Unknown package: {package}", _PM_FRAME)
     return app
@@ -1057,20 +1044,13 @@ def _install(sh: Shell, args: list[str], stdin: bytes) -> Result:
             f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: {where} "
             f"(at Binary XML file line #-1): Failed to load asset path {where}]\n"
         )
-    existing = sh.phone.apps.get(package)
+    existing = sh.phone.packages.get(package)
     if existing is not None and "-r" not in args and existing.system:
         return _pm_failure(
             f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without first uninstalling.]\n"
         )
-    sh.phone.install_package(package)
+    sh.phone.packages.install(package)
     return ok("Success\n")
-
-
-def _apk_path(app: App) -> str:
-    if app.system:
-        name = app.label.replace(" ", "")
-        return f"/system/app/{name}/{name}.apk"
-    return f"/data/app/~~androidrl==/{app.package}-1/base.apk"
 
 
 @command("settings")
@@ -1145,7 +1125,7 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if service == "activity":
         return ok(_dumpsys_activity(phone, argv[2] if len(argv) > 2 else "activities", record, task_id, pid))
     if service == "display":
-        (w, h), (left, top, right, bottom), (pw, ph) = phone.size, _physical_frame(phone), phone.physical_size
+        (w, h), (left, top, right, bottom), (pw, ph) = phone.size, phone.metrics.physical_frame, phone.physical_size
         viewport = (
             f"DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
             f"uniqueId='local:{DISPLAY_UNIQUE_ID}', physicalPort=0, orientation=0, "
@@ -1179,16 +1159,15 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         )
     if service == "input":
         return ok(_dumpsys_input(phone))
-    if service == "package" and len(argv) > 2 and argv[2] in phone.apps:
-        app = phone.apps[argv[2]]
-        granted = sorted(app.data.get("_granted", ()))
-        permissions = "".join(f"      {p}: granted=true\n" for p in granted)
+    app = phone.packages.get(argv[2]) if service == "package" and len(argv) > 2 else None
+    if app is not None:
+        permissions = "".join(f"      {p}: granted=true\n" for p in phone.packages.granted(app.package))
         return ok(
             f"Packages:\n  Package [{argv[2]}] ({_hash(argv[2])}):\n    userId={phone.processes.uid(argv[2])}\n"
             "    versionCode=1 minSdk=29 targetSdk=34\n    versionName=1.0\n"
             "    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ]\n"
             f"    User 0: ceDataInode=0 installed=true hidden=false suspended=false stopped=false "
-            f"notLaunched=false enabled={0 if app.data.get('_disabled') else 1}\n"
+            f"notLaunched=false enabled={1 if phone.packages.enabled(app) else 0}\n"
             f"    runtime permissions:\n{permissions}"
         )
     if not service:
@@ -1222,7 +1201,7 @@ def _dumpsys_input(phone: PhoneCore) -> str:
     physical frame where it lands on the panel.
     """
     (lw, lh), (pw, ph) = phone.size, phone.physical_size
-    frame = ", ".join(map(str, _physical_frame(phone)))
+    frame = ", ".join(map(str, phone.metrics.physical_frame))
     viewport = (
         f"Viewport INTERNAL: displayId=0, uniqueId=local:{DISPLAY_UNIQUE_ID}, port=0, orientation=0, "
         f"logicalFrame=[0, 0, {lw}, {lh}], physicalFrame=[{frame}], deviceSize=[{pw}, {ph}], isActive=[1]"
@@ -1242,15 +1221,6 @@ def _dumpsys_input(phone: PhoneCore) -> str:
         f"      {viewport}\n      DisplayBounds: width={lw}, height={lh}\n"
         f"      PhysicalFrameInRotatedDisplay: [{frame}]\n      InputDeviceOrientation: 0\n"
     )
-
-
-def _physical_frame(phone: PhoneCore) -> tuple[int, int, int, int]:
-    """Where the logical display (``wm size``) lands on the panel: scaled to fit, centred."""
-    (lw, lh), (pw, ph) = phone.size, phone.physical_size
-    scale = min(pw / lw, ph / lh)
-    fw, fh = round(lw * scale), round(lh * scale)
-    left, top = (pw - fw) // 2, (ph - fh) // 2
-    return left, top, left + fw, top + fh
 
 
 def _dumpsys_activity(phone: PhoneCore, section: str, record: str, task_id: int, pid: int) -> str:
@@ -1344,7 +1314,7 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 def _monkey(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     args = argv[1:]
     package = args[args.index("-p") + 1] if "-p" in args and args.index("-p") + 1 < len(args) else None
-    app = sh.phone.apps.get(package) if package else None
+    app = sh.phone.packages.get(package) if package else None
     if app is None or not app.main:
         return fail("** No activities found to run, monkey aborted.\n", 252)
     sh.phone.start_activity(

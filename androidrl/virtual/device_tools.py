@@ -1,7 +1,7 @@
 """The phone's shell tools for its hardware: ``getevent`` and ``sendevent`` (input), ``screenrecord`` (display).
 
 ``getevent`` follows AOSP's ``system/core/toolbox/getevent.c`` (its device listing, labels,
-time stamps and flags) over the phone's evdev devices (:mod:`androidrl.virtual.evdev`);
+time stamps and flags) over the phone's evdev devices (:mod:`androidrl.virtual.system.input.evdev`);
 ``sendevent`` writes an event to a device as toybox's does. ``screenrecord`` follows
 ``frameworks/av/cmds/screenrecord/screenrecord.cpp`` and writes a real H.264 MP4
 (:mod:`androidrl.virtual.media.h264`).
@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 from androidrl.virtual.commands import Result, fail, ok
-from androidrl.virtual.evdev import (
+from androidrl.virtual.screenrecord import screenrecord
+from androidrl.virtual.shell import Command, Shell
+from androidrl.virtual.system.input.evdev import (
     ABS_LABELS,
     EV_ABS,
     EV_KEY,
@@ -24,8 +26,6 @@ from androidrl.virtual.evdev import (
     InputDevice,
     InputEvent,
 )
-from androidrl.virtual.screenrecord import screenrecord
-from androidrl.virtual.shell import Command, Shell
 
 #: The commands this module adds to the phone's shell.
 DEVICE_TOOLS: dict[str, Command] = {}

@@ -1,4 +1,4 @@
-"""The ``logcat`` tool over the phone's log (:mod:`androidrl.virtual.logd`), in Android's formats.
+"""The ``logcat`` tool over the phone's log (:mod:`androidrl.virtual.system.logd`), in Android's formats.
 
 It follows AOSP's ``logcat`` (``system/logging/logcat/logcat.cpp``) and its line formats
 (``liblog/logprint.cpp``): ``-d``, ``-c``, ``-s``, ``TAG:PRIO`` filters (and
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from androidrl.virtual.logd import BUFFERS, DEFAULT_BUFFERS, PRIORITIES, LogBuffer, LogEntry
+from androidrl.virtual.system.logd import BUFFERS, DEFAULT_BUFFERS, PRIORITIES, LogBuffer, LogEntry
 
 if TYPE_CHECKING:
     from androidrl.virtual.shell import Shell

@@ -1,6 +1,6 @@
 """The virtual phone: a headless Android look-alike, deterministic under a seed.
 
-This is the composition of the virtual phone: the :class:`~androidrl.virtual.core.PhoneCore`
+This is the composition of the virtual phone: the :class:`~androidrl.virtual.system.core.PhoneCore`
 (the system services — properties, settings, file system, radios, power, the activity
 manager, the display and input dispatch), the preinstalled apps with the launcher as home
 screen, and the shell with Android's commands. It is the one module of the package that
@@ -21,10 +21,10 @@ from androidrl.virtual.apps.launcher import LAUNCHER
 from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.placeholder import installed_app
 from androidrl.virtual.commands import COMMANDS
-from androidrl.virtual.core import PhoneCore
 from androidrl.virtual.device_tools import DEVICE_TOOLS
-from androidrl.virtual.power import PhoneOfflineError
 from androidrl.virtual.shell import Shell, ShellResult, Stdin
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.power import PhoneOfflineError
 from androidrl.virtual.system_tools import TOOLS
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
@@ -40,7 +40,7 @@ class VirtualPhone(PhoneCore):
     It keeps the state an Android device has — installed apps, a stack of tasks of
     activities, the settings provider, a file system, system properties, screen size and
     density — and turns input into effects the way Android does (see
-    :class:`~androidrl.virtual.core.PhoneCore` for the parts and their methods).
+    :class:`~androidrl.virtual.system.core.PhoneCore` for the parts and their methods).
 
     Args:
         width: Physical screen width in pixels.

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from androidrl.virtual.commands import DISPLAY_UNIQUE_ID
 from androidrl.virtual.media.h264 import H264Encoder, annexb, mp4
+from androidrl.virtual.system.window.display import DISPLAY_UNIQUE_ID
 
 if TYPE_CHECKING:
     from androidrl.virtual.shell import Shell

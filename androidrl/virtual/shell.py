@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from androidrl.virtual.core import PhoneCore
+from androidrl.virtual.system.core import PhoneCore
 
 MAX_SUBSTITUTION_DEPTH = 16
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -13,8 +13,8 @@ import shlex
 
 from androidrl.virtual.commands import Result, fail, ok
 from androidrl.virtual.logcat import logcat
-from androidrl.virtual.settings_db import NAMESPACES
 from androidrl.virtual.shell import Command, Shell
+from androidrl.virtual.system.settings_provider import NAMESPACES
 
 #: The commands this module adds to the phone's shell.
 TOOLS: dict[str, Command] = {}

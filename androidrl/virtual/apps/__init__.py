@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import App
 from androidrl.virtual.apps.launcher import launcher_app
 from androidrl.virtual.apps.notes import notes_app
 from androidrl.virtual.apps.placeholder import placeholder_apps
 from androidrl.virtual.apps.practice import practice_app
 from androidrl.virtual.apps.settings import settings_app
+from androidrl.virtual.system.framework.app import App
 
 
 def default_apps() -> list[App]:

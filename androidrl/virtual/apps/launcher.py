@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
+from androidrl.virtual.system.framework.app import Activity, App
+from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
 from androidrl.virtual.ui.views import WHITE, AppIcon, FrameLayout, View
 
 PACKAGE = "com.android.launcher3"

@@ -8,7 +8,7 @@ is how tasks put an instruction on screen.
 from __future__ import annotations
 
 from androidrl.keycodes import KEYCODE_DEL, KEYCODE_ENTER
-from androidrl.virtual.activity import Activity, App
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.ui.views import SURFACE, LinearLayout, ScrollingList, TextView, View
 from androidrl.virtual.ui.widgets import app_bar, primary_button, text_field
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import Activity, App
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, TextView, View
 from androidrl.virtual.ui.widgets import app_bar
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from androidrl.virtual.activity import Activity, App
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.ui.views import Button, FrameLayout, LinearLayout, TextView, View
 
 PACKAGE = "com.androidrl.practice"

@@ -1,13 +1,13 @@
 """``com.android.settings``: the main list, Network & internet, Connected devices, About phone.
 
 The Wi-Fi, Bluetooth and Airplane mode switches show and flip the system's radios
-(:class:`~androidrl.virtual.radios.Radios`), the same state ``svc``, ``cmd`` and
+(:class:`~androidrl.virtual.system.radios.Radios`), the same state ``svc``, ``cmd`` and
 ``settings global`` reach, so the app holds none of its own.
 """
 
 from __future__ import annotations
 
-from androidrl.virtual.activity import Activity, App
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, ScrollingList, TextView, View
 from androidrl.virtual.ui.widgets import app_bar, list_row
 

@@ -98,6 +98,15 @@ class DisplayMetrics:
         top, bottom = self.app_area
         return (bottom - top) / self.scale
 
+    @property
+    def physical_frame(self) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) of the logical display (``wm size``) on the panel: scaled to fit, centred."""
+        (lw, lh), (pw, ph) = self.size, self.physical_size
+        scale = min(pw / lw, ph / lh)
+        fw, fh = round(lw * scale), round(lh * scale)
+        left, top = (pw - fw) // 2, (ph - fh) // 2
+        return left, top, left + fw, top + fh
+
     def set_override_size(self, size: tuple[int, int] | None) -> None:
         """``wm size WxH`` (or ``wm size reset`` with None): the screen renders at this size."""
         with self._lock:

@@ -5,7 +5,7 @@ file system, radios, display metrics, power, the activity manager, the display a
 dispatch — and answers for them as one phone (thin methods that hand each call to the part
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
-the system only through their :class:`~androidrl.virtual.activity.Context`.
+the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
 
 Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
 and the caller's thread can use the same phone.
@@ -21,21 +21,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from androidrl.virtual.activity import Activity, App, Context
-from androidrl.virtual.activity_manager import ActivityManager
-from androidrl.virtual.display import Display
-from androidrl.virtual.evdev import InputDevices
-from androidrl.virtual.fs import VirtualFileSystem
-from androidrl.virtual.input import InputDispatcher
-from androidrl.virtual.intent import Intent
-from androidrl.virtual.logd import LogBuffer
-from androidrl.virtual.metrics import DisplayMetrics
-from androidrl.virtual.power import Power
-from androidrl.virtual.processes import SYSTEM_SERVER, Processes
-from androidrl.virtual.props import system_properties
-from androidrl.virtual.radios import Radios
-from androidrl.virtual.settings_db import SettingsStore
-from androidrl.virtual.system_bars import SystemBars
+from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.fs import VirtualFileSystem
+from androidrl.virtual.system.input.dispatcher import InputDispatcher
+from androidrl.virtual.system.input.evdev import InputDevices
+from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.packages import PackageManager
+from androidrl.virtual.system.power import Power
+from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
+from androidrl.virtual.system.props import system_properties
+from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.system.settings_provider import SettingsStore
+from androidrl.virtual.system.window.display import Display
+from androidrl.virtual.system.window.metrics import DisplayMetrics
+from androidrl.virtual.system.window.system_bars import SystemBars
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
 SNAPSHOT_BASE_BYTES = 1 << 20
@@ -92,6 +93,7 @@ class PhoneCore:
         radios: Wi-Fi, Bluetooth and airplane mode.
         metrics: Screen size and density.
         apps: Installed packages by name.
+        packages: The package manager (install, uninstall, clear, permissions, enabled state).
         activities: The activity manager (task stack).
         display: The screen: frames, ``screencap`` bytes, UI XML.
         input: Input dispatch (touches and keys, and what ``input`` injects).
@@ -117,7 +119,6 @@ class PhoneCore:
         app_from_apk: Callable[[str], App] | None = None,
     ) -> None:
         self.lock = threading.RLock()
-        self._app_from_apk = app_from_apk
         #: The adb shell runs as root (``adb root`` on a userdebug build).
         self.root = False
         self._snapshots: dict[str, dict] = {}
@@ -135,6 +136,13 @@ class PhoneCore:
         self.processes = Processes()
         self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
+        self.packages = PackageManager(
+            self.apps,
+            lock=self.lock,
+            stop=lambda package: self.activities.force_stop(package),
+            on_change=self.invalidate,
+            app_from_apk=app_from_apk,
+        )
         self._rng = np.random.default_rng(seed)
         context = Context(
             apps=self.apps,
@@ -148,7 +156,7 @@ class PhoneCore:
             log=self.app_log,
         )
         self.activities = ActivityManager(
-            self.apps,
+            self.packages,
             home,
             context,
             lock=self.lock,
@@ -239,7 +247,8 @@ class PhoneCore:
 
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
-        keep = (self, self.lock, self.activities, self.display, self.input, self.power, self.log, self.radios)
+        keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
+        keep += (self.radios,)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
@@ -311,6 +320,13 @@ class PhoneCore:
         """A system property, or "" when unset."""
         return self.props.get(name, "")
 
+    def setprop(self, name: str, value: str) -> bool:
+        """Set a system property (``setprop``); False for a read-only (``ro.``) one that is already set."""
+        if name.startswith("ro.") and name in self.props:
+            return False
+        self.props[name] = value
+        return True
+
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""
         return int(self._rng.integers(0, 2**31 - 1))
@@ -332,7 +348,7 @@ class PhoneCore:
         return self.power.online
 
     def check_online(self) -> None:
-        """Raise :class:`~androidrl.virtual.power.PhoneOfflineError` unless the phone is online."""
+        """Raise :class:`~androidrl.virtual.system.power.PhoneOfflineError` unless the phone is online."""
         self.power.check_online()
 
     def reboot(self, power_off: bool = False) -> None:
@@ -382,30 +398,6 @@ class PhoneCore:
     def force_stop(self, package: str) -> None:
         """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
         self.activities.force_stop(package)
-
-    def clear_data(self, package: str) -> bool:
-        """``pm clear``: stop the app and wipe its data. False for an unknown package."""
-        return self.activities.clear_data(package)
-
-    def install_package(self, package: str) -> None:
-        """Install (or update) the package an APK declares.
-
-        Raises:
-            RuntimeError: The phone was made without ``app_from_apk``.
-        """
-        if self._app_from_apk is None:
-            raise RuntimeError("this phone cannot install APKs (no app_from_apk)")
-        with self.lock:
-            self.activities.force_stop(package)
-            self.apps[package] = self._app_from_apk(package)
-            self.invalidate()
-
-    def uninstall(self, package: str) -> None:
-        """Remove ``package``: its tasks, process and data go."""
-        with self.lock:
-            self.activities.force_stop(package)
-            self.apps.pop(package, None)
-            self.invalidate()
 
     # ------------------------------------------------------------------ input
 

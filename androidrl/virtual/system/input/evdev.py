@@ -4,7 +4,7 @@ A device's touchscreen and keyboard report what a finger or a key does as Linux 
 events (``EV_ABS ABS_MT_POSITION_X ...``, ``EV_KEY BTN_TOUCH DOWN``, ``EV_SYN SYN_REPORT``);
 Android's InputReader turns them into touches and keys, and ``getevent`` shows them raw.
 Here the same happens both ways: a touch on the phone's hardware (:meth:`InputDevices.touch`,
-:meth:`InputDevices.key`, which :class:`~androidrl.virtual.core.PhoneCore` uses for its
+:meth:`InputDevices.key`, which :class:`~androidrl.virtual.system.core.PhoneCore` uses for its
 ``tap``, ``swipe`` and ``press_key``) is reported as the emulator's virtio touchscreen reports
 it, and events written to a device (``sendevent``) are read back into touches and keys.
 
@@ -20,8 +20,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from androidrl.virtual.input import KEY_CHARACTERS, InputDispatcher
-from androidrl.virtual.metrics import DisplayMetrics
+from androidrl.virtual.system.input.dispatcher import KEY_CHARACTERS, InputDispatcher
+from androidrl.virtual.system.window.metrics import DisplayMetrics
 
 EV_SYN, EV_KEY, EV_ABS = 0x00, 0x01, 0x03
 SYN_REPORT = 0x00

@@ -8,11 +8,12 @@ text goes to the focused EditText, BACK pops the top activity and HOME shows the
 from __future__ import annotations
 
 import threading
+import time
 
 from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
-from androidrl.virtual.activity_manager import ActivityManager
-from androidrl.virtual.display import Display
-from androidrl.virtual.settings_db import SettingsStore
+from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.settings_provider import SettingsStore
+from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.ui.views import View, find_target
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
@@ -32,10 +33,6 @@ class InputDispatcher:
         activities: Takes BACK and HOME.
         settings: ``secure long_press_timeout`` sets how long a press must be held.
         lock: The phone's lock, held for each event.
-
-    Attributes:
-        touch_down: (x, y, monotonic time) of a touch that went down and not yet up
-            (``input motionevent DOWN``), else None.
     """
 
     def __init__(
@@ -50,7 +47,8 @@ class InputDispatcher:
         self.activities = activities
         self.settings = settings
         self._lock = lock
-        self.touch_down: tuple[float, float, float] | None = None
+        # (x, y, monotonic time) of an injected touch that went down and not yet up, else None
+        self._touch_down: tuple[float, float, float] | None = None
 
     def tap(self, x: float, y: float) -> None:
         """A touch down and up at ``(x, y)``: clicks the top-most clickable view there."""
@@ -90,6 +88,26 @@ class InputDispatcher:
             if view is not None:
                 view.scroll_by(round(y1 - y2))
             self.display.invalidate()
+
+    def motion_event(self, action: str, x: float, y: float) -> None:
+        """An injected motion event (``input motionevent``): a DOWN then an UP make a tap, long press or swipe.
+
+        Args:
+            action: ``DOWN``, ``MOVE`` (changes nothing: the UP's point counts), ``UP`` or ``CANCEL``.
+            x: Where, in pixels.
+            y: Where, in pixels.
+
+        Raises:
+            ValueError: Another action.
+        """
+        if action == "DOWN":
+            self._touch_down = (x, y, time.monotonic())
+        elif action in ("UP", "CANCEL"):
+            down, self._touch_down = self._touch_down, None
+            if action == "UP" and down is not None:
+                self.swipe(down[0], down[1], x, y, duration_ms=int((time.monotonic() - down[2]) * 1000))
+        elif action != "MOVE":
+            raise ValueError(f"Unknown action: {action}")
 
     def type_text(self, text: str) -> None:
         """Keys typed into the focused text field (dropped when nothing has focus)."""

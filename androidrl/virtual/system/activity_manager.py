@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from androidrl.virtual.activity import Activity, App, Context
-from androidrl.virtual.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
-from androidrl.virtual.logd import LogBuffer
-from androidrl.virtual.processes import SYSTEM_SERVER, Processes
+from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
+from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.packages import PackageManager
+from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
 
 SHELL_UID = 2000  # who `am start` runs as
 
@@ -17,10 +18,10 @@ class ActivityManager:
     """Runs the installed apps' activities in tasks, as Android's ActivityTaskManager does.
 
     Each task is a list of activities, bottom first; the last task is in front. The state
-    is plain (lists of activity objects, each app's ``data``), so it can be copied.
+    is plain (lists of activity objects), so it can be copied.
 
     Args:
-        apps: Installed packages by name, shared with whoever installs them.
+        packages: The installed packages it starts activities of.
         home: (package, activity class) of the home screen, started by HOME and at boot.
         context: What the activities it creates get to reach the system with.
         lock: The phone's lock, held while the stack changes.
@@ -32,7 +33,7 @@ class ActivityManager:
 
     def __init__(
         self,
-        apps: dict[str, App],
+        packages: PackageManager,
         home: tuple[str, str],
         context: Context,
         *,
@@ -45,7 +46,7 @@ class ActivityManager:
         self.processes = processes or Processes()
         self.log = log or LogBuffer()
         self.sdk = sdk
-        self.apps = apps
+        self.packages = packages
         self.home = home
         self.context = context
         self._lock = lock
@@ -99,27 +100,27 @@ class ActivityManager:
                 self._tasks.append(task)
                 break
         else:
-            launcher = self.apps[package]
+            launcher = self.packages.apps[package]
             self._tasks.append([self._create(launcher, cls, Intent(ACTION_MAIN))])
         self._on_change()
 
     def resolve(self, intent: Intent) -> tuple[App, str] | None:
         """The app and activity class an intent starts, or None (a disabled app starts nothing)."""
         target = self._resolve(intent)
-        return None if target is None or target[0].data.get("_disabled") else target
+        return None if target is None or not self.packages.enabled(target[0]) else target
 
     def _resolve(self, intent: Intent) -> tuple[App, str] | None:
         if intent.component is not None:
-            app = self.apps.get(intent.component[0])
+            app = self.packages.get(intent.component[0])
             cls = intent.component[1]
             return (app, cls) if app is not None and cls in app.activities else None
         if intent.package is not None:
-            app = self.apps.get(intent.package)
+            app = self.packages.get(intent.package)
             if app is None:
                 return None
             cls = app.actions.get(intent.action or "") or (app.main if intent.action in (None, ACTION_MAIN) else None)
             return (app, cls) if cls else None
-        for app in self.apps.values():
+        for app in self.packages.installed():
             if intent.action in app.actions:
                 return app, app.actions[intent.action]
         return None
@@ -180,16 +181,6 @@ class ActivityManager:
             if not self._tasks or package == self.home[0]:
                 self.go_home()
             self._on_change()
-
-    def clear_data(self, package: str) -> bool:
-        """``pm clear``: stop the app and wipe its data. False for an unknown package."""
-        with self._lock:
-            app = self.apps.get(package)
-            if app is None:
-                return False
-            self.force_stop(package)
-            app.data.clear()
-            return True
 
     def _create(self, app: App, cls: str, intent: Intent) -> Activity:
         pid, started = self.processes.start(app.package)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from androidrl.virtual.settings_db import SettingsStore
+from androidrl.virtual.system.settings_provider import SettingsStore
 
 
 class Radios:

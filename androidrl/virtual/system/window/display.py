@@ -16,12 +16,15 @@ from collections.abc import Mapping
 import numpy as np
 from PIL import Image
 
-from androidrl.virtual.activity_manager import ActivityManager
-from androidrl.virtual.metrics import DisplayMetrics
-from androidrl.virtual.system_bars import SystemBars
+from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.window.metrics import DisplayMetrics
+from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.ui.render import Op, Renderer, display_list
 from androidrl.virtual.ui.uixml import dump_hierarchy
 from androidrl.virtual.ui.views import FrameLayout, View
+
+#: The built-in display's physical id (the emulator's), as ``screencap -d`` and ``dumpsys`` name it.
+DISPLAY_UNIQUE_ID = "4619827259835644672"
 
 
 class Display:

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from androidrl.virtual.intent import Intent
-from androidrl.virtual.metrics import DisplayMetrics
-from androidrl.virtual.radios import Radios
+from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.system.window.metrics import DisplayMetrics
 from androidrl.virtual.ui.views import Color, View
 
 
