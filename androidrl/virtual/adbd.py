@@ -42,7 +42,8 @@ import numpy as np
 
 from androidrl.virtual.adb_auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator, PublicKey
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
-from androidrl.virtual.shell import Shell, ShellResult, Stdin
+from androidrl.virtual.shell.interpreter import Shell, ShellResult
+from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.fs import FileStat
 
 logger = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ screen, and the shell with Android's commands. It is the one module of the packa
 knows the apps; everything it composes works with whatever apps it is given.
 
 :meth:`VirtualPhone.shell` answers shell commands with Android's output formats (see
-:mod:`androidrl.virtual.shell` and :mod:`androidrl.virtual.commands`).
+:mod:`androidrl.virtual.shell`).
 """
 
 from __future__ import annotations
@@ -20,18 +20,13 @@ from androidrl.virtual.apps import default_apps
 from androidrl.virtual.apps.launcher import LAUNCHER
 from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.placeholder import installed_app
-from androidrl.virtual.commands import COMMANDS
-from androidrl.virtual.device_tools import DEVICE_TOOLS
-from androidrl.virtual.shell import Shell, ShellResult, Stdin
+from androidrl.virtual.shell.commands import COMMANDS
+from androidrl.virtual.shell.interpreter import Shell, ShellResult
+from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.power import PhoneOfflineError
-from androidrl.virtual.system_tools import TOOLS
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
-
-
-#: Every command of the phone's shell.
-SHELL_COMMANDS = {**COMMANDS, **TOOLS, **DEVICE_TOOLS}
 
 
 class VirtualPhone(PhoneCore):
@@ -123,4 +118,4 @@ class VirtualPhone(PhoneCore):
         sink: Callable[[int, bytes], None] | None = None,
     ) -> Shell:
         """A shell that keeps its working directory and variables across lines (an interactive session)."""
-        return Shell(self, SHELL_COMMANDS, cancel=cancel, deadline=deadline, sink=sink)
+        return Shell(self, COMMANDS, cancel=cancel, deadline=deadline, sink=sink)

@@ -1,19 +1,17 @@
-"""The phone's shell tools for its hardware: ``getevent`` and ``sendevent`` (input), ``screenrecord`` (display).
+"""``getevent`` and ``sendevent``: the phone's input hardware, read and written.
+
+The devices are :mod:`androidrl.virtual.system.input.evdev`'s.
 
 ``getevent`` follows AOSP's ``system/core/toolbox/getevent.c`` (its device listing, labels,
-time stamps and flags) over the phone's evdev devices (:mod:`androidrl.virtual.system.input.evdev`);
-``sendevent`` writes an event to a device as toybox's does. ``screenrecord`` follows
-``frameworks/av/cmds/screenrecord/screenrecord.cpp`` and writes a real H.264 MP4
-(:mod:`androidrl.virtual.media.h264`).
+time stamps and flags); ``sendevent`` writes an event to a device as toybox's does.
 """
 
 from __future__ import annotations
 
 import re
 
-from androidrl.virtual.commands import Result, fail, ok
-from androidrl.virtual.screenrecord import screenrecord
-from androidrl.virtual.shell import Command, Shell
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command, fail, ok
 from androidrl.virtual.system.input.evdev import (
     ABS_LABELS,
     EV_ABS,
@@ -26,26 +24,6 @@ from androidrl.virtual.system.input.evdev import (
     InputDevice,
     InputEvent,
 )
-
-#: The commands this module adds to the phone's shell.
-DEVICE_TOOLS: dict[str, Command] = {}
-
-
-def _tool(*names: str):
-    def register(fn):
-        for name in names:
-            DEVICE_TOOLS[name] = fn
-        return fn
-
-    return register
-
-
-@_tool("screenrecord")
-def _screenrecord(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    return screenrecord(sh, argv)
-
-
-# ------------------------------------------------------------------------------ getevent
 
 # getevent.c's print flags
 _ERRORS, _DEVICE, _NAME, _INFO, _VERSION, _POSSIBLE, _PROPS, _HID = (1 << i for i in range(8))
@@ -189,7 +167,7 @@ def _open_device(number: int, device: InputDevice, flags: int, labels: bool) -> 
     return "".join(line + "\n" for line in lines)
 
 
-@_tool("getevent")
+@command("getevent")
 def _getevent(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """``getevent``: the input devices, then their events as they come, until stopped (or ``-c N`` events)."""
     parsed = _parse_getevent(argv)
@@ -240,10 +218,7 @@ def _getevent(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     return "".join(kept).encode(), b"", 0
 
 
-# ------------------------------------------------------------------------------ sendevent
-
-
-@_tool("sendevent")
+@command("sendevent")
 def _sendevent(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """Toybox ``sendevent DEVICE TYPE CODE VALUE``: one event written to an input device."""
     if len(argv) != 5:

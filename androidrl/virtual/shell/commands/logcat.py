@@ -1,4 +1,4 @@
-"""The ``logcat`` tool over the phone's log (:mod:`androidrl.virtual.system.logd`), in Android's formats.
+"""``logcat``: the phone's log (:mod:`androidrl.virtual.system.logd`), in Android's formats.
 
 It follows AOSP's ``logcat`` (``system/logging/logcat/logcat.cpp``) and its line formats
 (``liblog/logprint.cpp``): ``-d``, ``-c``, ``-s``, ``TAG:PRIO`` filters (and
@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
-from androidrl.virtual.system.logd import BUFFERS, DEFAULT_BUFFERS, PRIORITIES, LogBuffer, LogEntry
-
-if TYPE_CHECKING:
-    from androidrl.virtual.shell import Shell
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command
+from androidrl.virtual.system.logd import BUFFERS, DEFAULT_BUFFERS, PRIORITIES, LogEntry
 
 
 def _stamp(entry: LogEntry, year: bool = False) -> str:
@@ -40,8 +38,6 @@ def format_line(entry: LogEntry, form: str) -> str:
         return f"{head}{entry.message}  ({entry.tag})"
     return head + entry.message + ("\n" if form == "long" else "")
 
-
-# ---------------------------------------------------------------------------- the logcat tool
 
 _FORMATS = ("brief", "tag", "process", "time", "threadtime", "epoch", "long")
 _TIME = re.compile(r"^(?:(\d{4})-)?(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?$")
@@ -160,8 +156,10 @@ def _shown(entry: LogEntry, options: _Options) -> bool:
     return options.regex is None or options.regex.search(entry.message) is not None
 
 
-def logcat(sh: Shell, argv: list[str], log: LogBuffer) -> tuple[bytes, bytes, int]:
-    """The ``logcat`` command on ``log`` (see the module docstring)."""
+@command("logcat")
+def _logcat(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """The ``logcat`` command (see the module docstring)."""
+    log = sh.phone.log
     try:
         options = _parse(argv, sh.variables.get("ANDROID_LOG_TAGS", ""))
     except _Usage as err:

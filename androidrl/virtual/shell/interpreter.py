@@ -12,15 +12,23 @@ the text says — on the virtual phone only, so tests can see it.
 from __future__ import annotations
 
 import fnmatch
-import functools
 import posixpath
 import re
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from androidrl.virtual.shell.stdin import Stdin
+from androidrl.virtual.shell.syntax import (
+    REDIRECT,
+    ShellSyntaxError,
+    backtick_body,
+    paren_body,
+    read_plain,
+    split_lists,
+    split_pipes,
+)
 from androidrl.virtual.system.core import PhoneCore
 
 MAX_SUBSTITUTION_DEPTH = 16
@@ -40,81 +48,12 @@ class ShellResult:
     exit_code: int = 0
 
 
-class ShellSyntaxError(Exception):
-    """A command line the shell cannot parse."""
-
-
 class ShellExit(Exception):
     """``exit N`` was run."""
 
     def __init__(self, code: int) -> None:
         super().__init__(code)
         self.code = code
-
-
-class Stdin:
-    """A client's standard input as it arrives.
-
-    A command reads it as it comes (``head -n 1`` returns after the first line, ``cat``
-    echoes each chunk at once) or all of it once the client closes it (``cat > f``).
-    Commands that do not read their input never wait (``adb shell cat FILE`` from a client
-    that keeps stdin open runs at once), as on a device, where the command's stdin is a pipe.
-    """
-
-    def __init__(self) -> None:
-        self._chunks: deque[bytes] = deque()
-        self._closed = False
-        self._arrived = threading.Condition()
-
-    def feed(self, data: bytes) -> None:
-        """More input from the client."""
-        with self._arrived:
-            self._chunks.append(data)
-            self._arrived.notify_all()
-
-    def close(self) -> None:
-        """The client closed its stdin (or went away)."""
-        with self._arrived:
-            self._closed = True
-            self._arrived.notify_all()
-
-    def read(self, stopped: Callable[[], bool]) -> bytes:
-        """What arrived since the last read, waiting for some; ``b""`` once the client closed it (or ``stopped()``)."""
-        with self._arrived:
-            while not self._chunks and not self._closed and not stopped():
-                self._arrived.wait(0.05)  # a timeout: `stopped` (a cancel or a deadline) is not notified
-            data = b"".join(self._chunks)
-            self._chunks.clear()
-            return data
-
-    def read_all(self, stopped: Callable[[], bool]) -> bytes:
-        """Everything, once the client closed it (or what came, if the command is stopped)."""
-        return b"".join(iter(lambda: self.read(stopped), b""))
-
-
-def read_stdin(shell: Shell, stdin: bytes | Stdin) -> bytes:
-    """A command's input as bytes (waiting for a client's :class:`Stdin` to close)."""
-    return stdin.read_all(lambda: shell.interrupted) if isinstance(stdin, Stdin) else stdin
-
-
-def stdin_chunks(shell: Shell, stdin: bytes | Stdin) -> Iterator[bytes]:
-    """A command's input chunk by chunk, as the client sends it."""
-    if not isinstance(stdin, Stdin):
-        if stdin:
-            yield stdin
-        return
-    while chunk := stdin.read(lambda: shell.interrupted):
-        yield chunk
-
-
-def read_stdin_until(shell: Shell, stdin: bytes | Stdin, enough: Callable[[bytes], bool]) -> bytes:
-    """A command's input up to the point where ``enough(what_came)`` holds, or all of it (``head``)."""
-    came = bytearray()
-    for chunk in stdin_chunks(shell, stdin):
-        came += chunk
-        if enough(came):
-            break
-    return bytes(came)
 
 
 class _Sink:
@@ -129,7 +68,7 @@ class _Sink:
 
 
 # A command: (shell, argv, stdin) -> (stdout, stderr, exit code); stdin is bytes, or a
-# client's Stdin for the first command of a line (read it with read_stdin).
+# client's Stdin for the first command of a line (read it with Shell.read_stdin).
 Command = Callable[["Shell", list[str], "bytes | Stdin"], tuple[bytes, bytes, int]]
 
 
@@ -195,7 +134,7 @@ class Shell:
         out: list[bytes] | _Sink = _Sink(1, self.sink) if self.sink else []
         err: list[bytes] | _Sink = _Sink(2, self.sink) if self.sink else []
         try:
-            lists = _split_lists(line)
+            lists = split_lists(line)
         except ShellSyntaxError as exc:
             return ShellResult(b"", f"/system/bin/sh: syntax error: {exc}\n".encode(), 2)
         try:
@@ -231,7 +170,7 @@ class Shell:
         return True
 
     def _run_pipeline(self, pipeline: str, stdin: bytes | Stdin, out: list[bytes], err: list[bytes]) -> int:
-        stages = _split_pipes(pipeline)
+        stages = split_pipes(pipeline)
         data, status = stdin, 0
         for i, stage in enumerate(stages):
             if i == len(stages) - 1:
@@ -312,6 +251,28 @@ class Shell:
         self.status = result.exit_code
         return result.stdout.decode("utf-8", "replace").rstrip("\n")
 
+    def read_stdin(self, stdin: bytes | Stdin) -> bytes:
+        """A command's input as bytes (waiting for a client's :class:`Stdin` to close)."""
+        return stdin.read_all(lambda: self.interrupted) if isinstance(stdin, Stdin) else stdin
+
+    def stdin_chunks(self, stdin: bytes | Stdin) -> Iterator[bytes]:
+        """A command's input chunk by chunk, as the client sends it."""
+        if not isinstance(stdin, Stdin):
+            if stdin:
+                yield stdin
+            return
+        while chunk := stdin.read(lambda: self.interrupted):
+            yield chunk
+
+    def read_stdin_until(self, stdin: bytes | Stdin, enough: Callable[[bytes], bool]) -> bytes:
+        """A command's input up to the point where ``enough(what_came)`` holds, or all of it (``head``)."""
+        came = bytearray()
+        for chunk in self.stdin_chunks(stdin):
+            came += chunk
+            if enough(came):
+                break
+        return bytes(came)
+
     @property
     def interrupted(self) -> bool:
         """Whether the command was cancelled or ran past its deadline."""
@@ -346,7 +307,7 @@ class Shell:
                 continue
             if c == "#" and current is None:
                 break
-            redirect = _REDIRECT.match(text, i) if (current is None or c in "<>") else None
+            redirect = REDIRECT.match(text, i) if (current is None or c in "<>") else None
             if redirect and (c in "<>" or current is None):
                 if current is not None:
                     words.append(current)
@@ -355,7 +316,7 @@ class Shell:
                 fd = int(fd_text) if fd_text else (0 if op == "<" else 1)
                 i = redirect.end()
                 if op in (">&", "<&"):
-                    target, i = _read_plain(text, i)
+                    target, i = read_plain(text, i)
                     redirects.append((fd, ">&", target))
                     continue
                 if op == "&>":
@@ -411,7 +372,7 @@ class Shell:
             word.parts.append((value, expanded, False))
             return end
         if c == "`":
-            body, end = _backtick_body(text, i)
+            body, end = backtick_body(text, i)
             word.parts.append((self.substitute(body), True, False))
             return end
         j = i
@@ -436,7 +397,7 @@ class Shell:
                 value, i, _ = self._dollar(text, i)
                 out.append(value)
             elif c == "`":
-                body, i = _backtick_body(text, i)
+                body, i = backtick_body(text, i)
                 out.append(self.substitute(body))
             else:
                 out.append(c)
@@ -447,7 +408,7 @@ class Shell:
         """Expand ``$...`` at ``text[i]``: (value, next index, whether anything was expanded)."""
         nxt = text[i + 1] if i + 1 < len(text) else ""
         if nxt == "(":
-            body, end = _paren_body(text, i + 1)
+            body, end = paren_body(text, i + 1)
             return self.substitute(body), end, True
         if nxt == "?":
             return str(self.status), i + 2, True
@@ -503,137 +464,3 @@ class Shell:
             if fnmatch.fnmatchcase(n, name) and (name.startswith(".") or not n.startswith("."))
         ]
         return [posixpath.join(directory, n) if directory else n for n in sorted(names)]
-
-
-_REDIRECT = re.compile(r"([0-9]?)(>>|>&|<&|&>|>|<)")
-
-
-def _read_plain(text: str, i: int) -> tuple[str, int]:
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    j = i
-    while j < len(text) and text[j] not in " \t\n;&|<>":
-        j += 1
-    return text[i:j], j
-
-
-def _skip_quoted(text: str, i: int) -> int:
-    """Index just past the quoted string, substitution or escape starting at ``text[i]``."""
-    c = text[i]
-    if c == "\\":
-        return i + 2
-    if c == "'":
-        end = text.find("'", i + 1)
-        if end < 0:
-            raise ShellSyntaxError("unterminated quoted string")
-        return end + 1
-    if c == '"':
-        j = i + 1
-        while j < len(text) and text[j] != '"':
-            if text[j] == "\\":
-                j += 2
-            elif text.startswith("$(", j):
-                j = _paren_body(text, j + 1)[1]
-            elif text[j] == "`":
-                j = _backtick_body(text, j)[1]
-            else:
-                j += 1
-        if j >= len(text):
-            raise ShellSyntaxError("unterminated quoted string")
-        return j + 1
-    if c == "`":
-        return _backtick_body(text, i)[1]
-    if text.startswith("$(", i):
-        return _paren_body(text, i + 1)[1]
-    return i + 1
-
-
-def _paren_body(text: str, i: int) -> tuple[str, int]:
-    """Body of the parenthesised group opening at ``text[i] == '('``, and the index after it."""
-    depth, j = 0, i
-    while j < len(text):
-        c = text[j]
-        if c == "(":
-            depth += 1
-            j += 1
-        elif c == ")":
-            depth -= 1
-            j += 1
-            if depth == 0:
-                return text[i + 1 : j - 1], j
-        elif c in "'\"\\`":
-            j = _skip_quoted(text, j)
-        else:
-            j += 1
-    raise ShellSyntaxError("missing ')'")
-
-
-def _backtick_body(text: str, i: int) -> tuple[str, int]:
-    j = i + 1
-    body: list[str] = []
-    while j < len(text):
-        if text[j] == "\\" and j + 1 < len(text) and text[j + 1] in "`\\$":
-            body.append(text[j + 1])
-            j += 2
-        elif text[j] == "`":
-            return "".join(body), j + 1
-        else:
-            body.append(text[j])
-            j += 1
-    raise ShellSyntaxError("unterminated `")
-
-
-@functools.lru_cache(maxsize=1024)
-def _split_lists(line: str) -> tuple[tuple[str, str | None], ...]:
-    """Split a line into pipelines and the connector (``;``, ``&&``, ``||``) before each."""
-    result: list[tuple[str, str | None]] = []
-    start, i, connector = 0, 0, None
-    while i < len(line):
-        c = line[i]
-        if c in "'\"\\`" or line.startswith("$(", i):
-            i = _skip_quoted(line, i)
-            continue
-        if c == "#" and (i == 0 or line[i - 1] in " \t\n;&|"):
-            end = line.find("\n", i)
-            line = line[:i] + (line[end:] if end >= 0 else "")
-            continue
-        op = None
-        if line.startswith("&&", i) or line.startswith("||", i):
-            op = line[i : i + 2]
-        elif c in ";\n" or (c == "&" and not line.startswith("&>", i) and (i == 0 or line[i - 1] not in "<>")):
-            op = c
-        if op is None:
-            i += 1
-            continue
-        part = line[start:i].strip()
-        if part:
-            result.append((part, connector))
-        elif op in ("&&", "||") or (op in ";&" and result == [] and line[:i].strip() == ""):
-            raise ShellSyntaxError(f"unexpected '{op}'")
-        connector = op if op in ("&&", "||") else None
-        i += len(op)
-        start = i
-    tail = line[start:].strip()
-    if tail:
-        result.append((tail, connector))
-    elif connector in ("&&", "||"):
-        raise ShellSyntaxError(f"unexpected end of line after '{connector}'")
-    return tuple(result)
-
-
-@functools.lru_cache(maxsize=1024)
-def _split_pipes(pipeline: str) -> tuple[str, ...]:
-    stages, start, i = [], 0, 0
-    while i < len(pipeline):
-        c = pipeline[i]
-        if c in "'\"\\`" or pipeline.startswith("$(", i):
-            i = _skip_quoted(pipeline, i)
-            continue
-        if c == "|":
-            stages.append(pipeline[start:i])
-            start = i + 1
-        i += 1
-    stages.append(pipeline[start:])
-    if any(not s.strip() for s in stages):
-        raise ShellSyntaxError("unexpected '|'")
-    return tuple(stages)

@@ -14,16 +14,14 @@ from __future__ import annotations
 import re
 import struct
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
 
 from androidrl.virtual.media.h264 import H264Encoder, annexb, mp4
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command
 from androidrl.virtual.system.window.display import DISPLAY_UNIQUE_ID
-
-if TYPE_CHECKING:
-    from androidrl.virtual.shell import Shell
 
 VERSION = "1.3"
 MAX_TIME_LIMIT = 180
@@ -154,7 +152,8 @@ def _fit(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return canvas
 
 
-def screenrecord(sh: Shell, argv: list[str]) -> tuple[bytes, bytes, int]:
+@command("screenrecord")
+def _screenrecord(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """The ``screenrecord`` command (see the module docstring)."""
     phone = sh.phone
     try:
