@@ -16,17 +16,25 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from androidrl.virtual.apps import default_apps
-from androidrl.virtual.apps.launcher import LAUNCHER
-from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
-from androidrl.virtual.apps.placeholder import installed_app
+from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
+from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
+from androidrl.virtual.apps.notes.app import notes_app
+from androidrl.virtual.apps.placeholder.app import installed_app, placeholder_apps
+from androidrl.virtual.apps.practice.app import practice_app
+from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
 from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.power import PhoneOfflineError
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
+
+
+def default_apps() -> list[App]:
+    """Fresh instances of every preinstalled app, in install order."""
+    return [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
 
 
 class VirtualPhone(PhoneCore):
