@@ -182,7 +182,7 @@ def _virtual(args: argparse.Namespace) -> int:
     from androidrl.virtual.console import ConsoleServer
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
     from androidrl.virtual.phone import VirtualPhone
-    from androidrl.virtual.system.window.metrics import check_display
+    from androidrl.virtual.system.framework.metrics import check_display
 
     # On an emulator's adb port (odd, 5555-5585; or any odd port with --emulator) phones take
     # port pairs, as emulators do: the console on the even port, adbd on the odd one; each

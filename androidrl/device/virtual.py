@@ -19,7 +19,7 @@ import numpy as np
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
-from androidrl.virtual.system.window.metrics import check_display
+from androidrl.virtual.system.framework.metrics import check_display
 from androidrl.virtual.ui.uixml import hierarchy_tree
 from androidrl.virtual.ui.views import View
 

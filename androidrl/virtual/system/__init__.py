@@ -6,12 +6,12 @@ layer reach each service through its public methods, never into its fields.
 
 Rooms:
 
-* ``framework/``: what apps import — ``App``, ``Activity``, ``Context``, ``Intent``
-  (Android's ``android.app`` and ``android.content``).
+* ``framework/``: what apps import — ``App``, ``Activity``, ``Context``, ``Intent``, the
+  display metrics (Android's ``android.app``, ``android.content``, ``android.util``).
 * ``activity_manager``, ``processes``: tasks of activities, and the processes they run in.
 * ``packages``, ``apk``: installed packages (``pm``), and what an APK declares.
-* ``window/``: the display's size and density, the windows it composes (apps, system bars)
-  and their frames, ``screencap`` bytes and UI dump.
+* ``window/``: the windows the display composes (apps, system bars) and their frames,
+  ``screencap`` bytes and UI dump.
 * ``input/``: input dispatch to the windows, and the evdev hardware under it.
 * ``power``: on, rebooting, off. ``settings_provider``, ``radios``, ``props``, ``logd``,
   ``fs``: the ``settings`` tables, Wi-Fi/Bluetooth/airplane mode, system properties, the

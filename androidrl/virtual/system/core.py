@@ -24,6 +24,7 @@ import numpy as np
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.fs import VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
@@ -35,7 +36,6 @@ from androidrl.virtual.system.props import system_properties
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
-from androidrl.virtual.system.window.metrics import DisplayMetrics
 from androidrl.virtual.system.window.system_bars import SystemBars
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.radios import Radios
-from androidrl.virtual.system.window.metrics import DisplayMetrics
 from androidrl.virtual.ui.views import Color, View
 
 

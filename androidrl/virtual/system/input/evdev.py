@@ -20,8 +20,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.input.dispatcher import KEY_CHARACTERS, InputDispatcher
-from androidrl.virtual.system.window.metrics import DisplayMetrics
 
 EV_SYN, EV_KEY, EV_ABS = 0x00, 0x01, 0x03
 SYN_REPORT = 0x00

@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image
 
 from androidrl.virtual.system.activity_manager import ActivityManager
-from androidrl.virtual.system.window.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.ui.render import Op, Renderer, display_list
 from androidrl.virtual.ui.uixml import dump_hierarchy

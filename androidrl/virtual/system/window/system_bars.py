@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
+from androidrl.virtual.system.framework.metrics import NAV_BAR_DP, STATUS_BAR_DP, DisplayMetrics
 from androidrl.virtual.system.radios import Radios
-from androidrl.virtual.system.window.metrics import NAV_BAR_DP, STATUS_BAR_DP, DisplayMetrics
 from androidrl.virtual.ui.render import Op, display_list
 from androidrl.virtual.ui.views import MATCH, TEXT, ImageView, LinearLayout, TextView, View
 
