@@ -1,8 +1,8 @@
 """The phone core: the system services of a virtual phone, assembled, behind one face.
 
 The core owns one instance of each part and wires them together — properties, settings,
-file system, radios, display metrics, power, the activity manager, the display and input
-dispatch — and answers for them as one phone (thin methods that hand each call to the part
+file system, radios, display metrics, power, the package and activity managers, the display
+and input dispatch — and answers for them as one phone (thin methods that hand each call to the part
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
 the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
