@@ -177,12 +177,12 @@ def _doctor(args: argparse.Namespace) -> int:
 def _virtual(args: argparse.Namespace) -> int:
     """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
     from androidrl.device.adb_client import AdbClient
-    from androidrl.virtual.adb_auth import load_keys
-    from androidrl.virtual.adbd import LOOPBACK, AdbdServer, run_forever
+    from androidrl.virtual.adbd.auth import load_keys
+    from androidrl.virtual.adbd.server import LOOPBACK, AdbdServer, run_forever
     from androidrl.virtual.console import ConsoleServer
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
-    from androidrl.virtual.metrics import check_display
     from androidrl.virtual.phone import VirtualPhone
+    from androidrl.virtual.system.framework.metrics import check_display
 
     # On an emulator's adb port (odd, 5555-5585; or any odd port with --emulator) phones take
     # port pairs, as emulators do: the console on the even port, adbd on the odd one; each

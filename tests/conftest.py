@@ -14,7 +14,7 @@ from androidrl.device.adb_server import IsolatedAdbServer
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
 from androidrl.ui import ui_elements
-from androidrl.virtual.adbd import AdbdThread
+from androidrl.virtual.adbd.server import AdbdThread
 from androidrl.virtual.console import ConsoleServer
 from androidrl.virtual.phone import VirtualPhone
 

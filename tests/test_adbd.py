@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port
-from androidrl.virtual.adbd import MAX_PAYLOAD
+from androidrl.virtual.adbd.transport import MAX_PAYLOAD
 
 from conftest import make_apk, serve_as_emulator
 

@@ -8,8 +8,8 @@ import pytest
 
 from androidrl.cli import main as cli_main
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path
-from androidrl.virtual.adb_auth import PublicKey, load_keys
-from androidrl.virtual.adbd import AdbdServer
+from androidrl.virtual.adbd.auth import PublicKey, load_keys
+from androidrl.virtual.adbd.server import AdbdServer
 from androidrl.virtual.phone import VirtualPhone
 
 

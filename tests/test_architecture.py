@@ -14,8 +14,18 @@ to top (a module may import its own layer and the layers below, never one above)
 8. ``vector``, ``vec_sb3``, and the package's face ``androidrl/__init__.py``
 9. the application: ``train``, ``bench``, ``cli``, ``node``, ``__main__`` — the runtime (1-8) never imports it
 
-Inside the virtual phone, only its composition (``virtual.phone``) installs the apps: the
-phone's parts and the shell never import ``virtual.apps``.
+The virtual phone is a platform of its own, with rooms in layers (``VIRTUAL_LAYERS``):
+
+1. ``ui`` (the UI toolkit), ``media`` (codecs) — know nothing of the phone
+2. ``system`` — the services, and the app framework (``system.framework``) they hand apps
+3. ``apps`` (one package per app), ``shell`` (its grammar, one command registry, the commands)
+4. ``phone`` — the composition: the only importer of ``apps``
+5. ``adbd``, ``console``, ``faults`` — the phone served over TCP
+
+A room imports only itself and the rooms of lower layers. Apps import only the framework,
+the UI toolkit, their own package and ``keycodes``. The shell has one command table, filled by
+one decorator. No module reaches into another object's private (``_x``) attributes or imports
+another module's private names, and no file of the virtual phone is over 600 lines.
 """
 
 from __future__ import annotations
@@ -164,6 +174,112 @@ def test_imports_only_point_down_the_layers():
         if layer(target) > layer(source)
     ]
     assert not upward, "imports that point up:\n" + "\n".join(upward)
+
+
+VIRTUAL = PACKAGE / "virtual"
+VIRTUAL_LAYERS = [{"ui", "media"}, {"system"}, {"apps", "shell"}, {"phone"}, {"adbd", "console", "faults", ""}]
+MAX_LINES = 600
+APP_FACING = ("androidrl.virtual.system.framework", "androidrl.virtual.ui", "androidrl.keycodes")
+
+
+def virtual_room(name: str) -> str:
+    """``androidrl.virtual.system.window.display`` -> ``system``; the package itself -> ``""``."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 else ""
+
+
+def virtual_layer(name: str) -> int:
+    room = virtual_room(name)
+    for index, rooms in enumerate(VIRTUAL_LAYERS):
+        if room in rooms:
+            return index + 1
+    raise AssertionError(f"{name} is in no room of the virtual phone: add {room!r} to VIRTUAL_LAYERS")
+
+
+def virtual_modules() -> list[str]:
+    return [name for name in sorted(GRAPH) if name == "androidrl.virtual" or name.startswith("androidrl.virtual.")]
+
+
+TREES = {name: ast.parse(MODULES[name].read_text(), str(MODULES[name])) for name in virtual_modules()}
+
+
+def is_command(node: ast.AST) -> bool:
+    """A shell command: ``def _x(sh, argv, stdin)``."""
+    return isinstance(node, ast.FunctionDef) and [a.arg for a in node.args.args] == ["sh", "argv", "stdin"]
+
+
+def test_the_virtual_rules_see_the_code():
+    # The rules below must be able to fail: they find what they are meant to judge.
+    assert virtual_layer("androidrl.virtual.adbd.server") > virtual_layer("androidrl.virtual.phone")
+    assert virtual_layer("androidrl.virtual.phone") > virtual_layer("androidrl.virtual.shell.commands.am")
+    assert "androidrl.virtual.system.framework.app" in GRAPH["androidrl.virtual.apps.notes.app"]
+    assert any(is_command(node) for node in TREES["androidrl.virtual.shell.commands.am"].body)
+
+
+def test_no_file_of_the_virtual_phone_is_over_600_lines():
+    sizes = {path: len(path.read_text().splitlines()) for path in sorted(VIRTUAL.rglob("*.py"))}
+    big = [f"{path.relative_to(PACKAGE.parent)}: {lines} lines" for path, lines in sizes.items() if lines > MAX_LINES]
+    assert not big, f"files over {MAX_LINES} lines (split them by job):\n" + "\n".join(big)
+
+
+def test_rooms_of_the_virtual_phone_import_only_themselves_and_rooms_below():
+    wrong = [
+        f"{source} ({virtual_room(source) or 'virtual'}, layer {virtual_layer(source)}) imports {target} "
+        f"({virtual_room(target)}, layer {virtual_layer(target)})"
+        for source in virtual_modules()
+        for target in sorted(GRAPH[source])
+        if target.startswith("androidrl.virtual.")
+        and virtual_room(target) != virtual_room(source)
+        and virtual_layer(target) >= virtual_layer(source)
+    ]
+    assert not wrong, "imports across the rooms of the virtual phone that do not point down:\n" + "\n".join(wrong)
+
+
+def test_apps_import_only_the_app_framework_and_the_ui_toolkit():
+    wrong = []
+    for source in (name for name in virtual_modules() if virtual_room(name) == "apps"):
+        own = ".".join(source.split(".")[:4])  # androidrl.virtual.apps.<app>
+        for target in sorted(GRAPH[source]):
+            if not (target == own or target.startswith(own + ".") or target.startswith(APP_FACING)):
+                wrong.append(f"{source} imports {target}")
+    assert not wrong, "apps reach the system only through the framework (their Context):\n" + "\n".join(wrong)
+
+
+def test_the_shell_has_one_command_table_filled_by_one_decorator():
+    registry = "androidrl.virtual.shell.registry"
+    tables, unregistered = [], []
+    for name, tree in TREES.items():
+        for node in tree.body:
+            if isinstance(node, ast.AnnAssign) and "Command" in ast.unparse(node.annotation) and name != registry:
+                tables.append(f"{name}: {ast.unparse(node)}")
+            decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
+            if is_command(node) and not (any(d.startswith("command(") for d in decorators) and registry in GRAPH[name]):
+                unregistered.append(f"{name}.{node.name}")
+    assert not tables, "command tables besides shell.registry.COMMANDS:\n" + "\n".join(tables)
+    assert not unregistered, "commands not registered with shell.registry.command:\n" + "\n".join(unregistered)
+
+
+def test_the_phone_runs_every_command_from_the_one_table():
+    from androidrl.virtual.phone import VirtualPhone
+    from androidrl.virtual.shell.registry import COMMANDS
+
+    shell = VirtualPhone(360, 800, 160).open_shell()
+    assert shell.commands is COMMANDS
+    registered = {(fn.__module__, fn.__name__) for fn in COMMANDS.values()}
+    written = {(name, node.name) for name, tree in TREES.items() for node in tree.body if is_command(node)}
+    assert written == registered  # every command module is loaded, and every command in it registered
+
+
+def test_nothing_reaches_into_another_objects_private_attributes():
+    wrong = []
+    for name, tree in TREES.items():
+        for node in ast.walk(tree):
+            private = isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+            if private and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                wrong.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("androidrl"):
+                wrong += [f"{name}:{node.lineno}: imports {a.name}" for a in node.names if a.name.startswith("_")]
+    assert not wrong, "private attributes or names used from outside their class or module:\n" + "\n".join(wrong)
 
 
 def test_only_the_phone_composition_installs_apps():

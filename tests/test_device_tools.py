@@ -20,8 +20,8 @@ from PIL import Image
 
 from androidrl.device.adb_server import adb_path
 from androidrl.keycodes import KEYCODE_BACK
-from androidrl.virtual.evdev import TOUCH_MAX
-from androidrl.virtual.h264 import H264Encoder, annexb, mp4, rgb_to_yuv420
+from androidrl.virtual.media.h264 import H264Encoder, annexb, mp4, rgb_to_yuv420
+from androidrl.virtual.system.input.evdev import TOUCH_MAX
 
 from conftest import HEIGHT, WIDTH, center, node_bounds
 

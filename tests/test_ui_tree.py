@@ -9,8 +9,8 @@ from androidrl.device.adb import AdbDevice
 from androidrl.device.virtual import VirtualDevice
 from androidrl.errors import DeviceBusyError
 from androidrl.ui import Snapshot, parse_ui
-from androidrl.virtual.activity import Activity, App
-from androidrl.virtual.views import EditText, FrameLayout, LinearLayout, TextView, View
+from androidrl.virtual.system.framework.app import Activity, App
+from androidrl.virtual.ui.views import EditText, FrameLayout, LinearLayout, TextView, View
 
 ODD = "com.example.odd"
 

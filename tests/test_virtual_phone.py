@@ -256,7 +256,7 @@ def test_unchanged_screens_are_not_redrawn(phone):
 
 def test_incremental_frames_equal_full_redraws():
     """The renderer redraws only what changed; the result must be the full redraw, pixel for pixel."""
-    from androidrl.virtual.render import _draw_ops
+    from androidrl.virtual.ui.render import _draw_ops
 
     rng = np.random.default_rng(0)
     for width, height, density in ((360, 800, 160), (1080, 2400, 420)):

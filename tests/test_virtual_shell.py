@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from androidrl.virtual.shell import Stdin
+from androidrl.virtual.shell.stdin import Stdin
 
 
 def run(phone, line):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from androidrl.device.base import Device
-from androidrl.virtual.metrics import MAX_SIDE, MIN_SIDE
+from androidrl.virtual.system.framework.metrics import MAX_SIDE, MIN_SIDE
 
 _VIRTUAL = re.compile(r"^virtual(?::(\d+)x(\d+)(?:@(\d+))?)?$")
 #: Pixels a side of a virtual screen: a 100000x100000 frame would not fit in memory.

@@ -18,10 +18,10 @@ import numpy as np
 
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
-from androidrl.virtual.metrics import check_display
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
-from androidrl.virtual.uixml import hierarchy_tree
-from androidrl.virtual.views import View
+from androidrl.virtual.system.framework.metrics import check_display
+from androidrl.virtual.ui.uixml import hierarchy_tree
+from androidrl.virtual.ui.views import View
 
 _serials = itertools.count()
 

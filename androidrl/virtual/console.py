@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from androidrl.virtual.core import SnapshotInfo
 from androidrl.virtual.phone import VirtualPhone
+from androidrl.virtual.system.core import SnapshotInfo
 
 logger = logging.getLogger(__name__)
 TOKEN_FILE = "~/.emulator_console_auth_token"

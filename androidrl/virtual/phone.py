@@ -1,13 +1,13 @@
 """The virtual phone: a headless Android look-alike, deterministic under a seed.
 
-This is the composition of the virtual phone: the :class:`~androidrl.virtual.core.PhoneCore`
+This is the composition of the virtual phone: the :class:`~androidrl.virtual.system.core.PhoneCore`
 (the system services — properties, settings, file system, radios, power, the activity
 manager, the display and input dispatch), the preinstalled apps with the launcher as home
 screen, and the shell with Android's commands. It is the one module of the package that
 knows the apps; everything it composes works with whatever apps it is given.
 
 :meth:`VirtualPhone.shell` answers shell commands with Android's output formats (see
-:mod:`androidrl.virtual.shell` and :mod:`androidrl.virtual.commands`).
+:mod:`androidrl.virtual.shell`).
 """
 
 from __future__ import annotations
@@ -16,22 +16,25 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from androidrl.virtual.apps import default_apps
-from androidrl.virtual.apps.launcher import LAUNCHER
-from androidrl.virtual.apps.launcher import PACKAGE as LAUNCHER_PACKAGE
-from androidrl.virtual.apps.placeholder import installed_app
-from androidrl.virtual.commands import COMMANDS
-from androidrl.virtual.core import PhoneCore
-from androidrl.virtual.device_tools import DEVICE_TOOLS
-from androidrl.virtual.power import PhoneOfflineError
-from androidrl.virtual.shell import Shell, ShellResult, Stdin
-from androidrl.virtual.system_tools import TOOLS
+from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
+from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
+from androidrl.virtual.apps.notes.app import notes_app
+from androidrl.virtual.apps.placeholder.app import installed_app, placeholder_apps
+from androidrl.virtual.apps.practice.app import practice_app
+from androidrl.virtual.apps.settings.app import settings_app
+from androidrl.virtual.shell.commands import COMMANDS
+from androidrl.virtual.shell.interpreter import Shell, ShellResult
+from androidrl.virtual.shell.stdin import Stdin
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.power import PhoneOfflineError
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 
-#: Every command of the phone's shell.
-SHELL_COMMANDS = {**COMMANDS, **TOOLS, **DEVICE_TOOLS}
+def default_apps() -> list[App]:
+    """Fresh instances of every preinstalled app, in install order."""
+    return [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
 
 
 class VirtualPhone(PhoneCore):
@@ -40,7 +43,7 @@ class VirtualPhone(PhoneCore):
     It keeps the state an Android device has — installed apps, a stack of tasks of
     activities, the settings provider, a file system, system properties, screen size and
     density — and turns input into effects the way Android does (see
-    :class:`~androidrl.virtual.core.PhoneCore` for the parts and their methods).
+    :class:`~androidrl.virtual.system.core.PhoneCore` for the parts and their methods).
 
     Args:
         width: Physical screen width in pixels.
@@ -123,4 +126,4 @@ class VirtualPhone(PhoneCore):
         sink: Callable[[int, bytes], None] | None = None,
     ) -> Shell:
         """A shell that keeps its working directory and variables across lines (an interactive session)."""
-        return Shell(self, SHELL_COMMANDS, cancel=cancel, deadline=deadline, sink=sink)
+        return Shell(self, COMMANDS, cancel=cancel, deadline=deadline, sink=sink)

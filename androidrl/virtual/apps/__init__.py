@@ -1,15 +1,12 @@
-"""The apps installed on a new virtual phone."""
+"""The apps of the virtual phone, one package per app.
 
-from __future__ import annotations
+An app's ``app`` module declares it, as its manifest would: its package name, label, icon,
+activities and the intent actions they answer, in a function that makes a fresh
+:class:`~androidrl.virtual.system.framework.app.App`. An app with many screens keeps them
+in modules of its own package beside ``app``.
 
-from androidrl.virtual.activity import App
-from androidrl.virtual.apps.launcher import launcher_app
-from androidrl.virtual.apps.notes import notes_app
-from androidrl.virtual.apps.placeholder import placeholder_apps
-from androidrl.virtual.apps.practice import practice_app
-from androidrl.virtual.apps.settings import settings_app
-
-
-def default_apps() -> list[App]:
-    """Fresh instances of every preinstalled app, in install order."""
-    return [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+Apps use the system only through the framework (``virtual.system.framework``: their
+``Context``, ``Intent``) and build their screens with the UI toolkit (``virtual.ui``); they
+never import the shell, adbd, another app, or a service's module. Only the composition,
+:mod:`androidrl.virtual.phone`, imports them, to install them.
+"""

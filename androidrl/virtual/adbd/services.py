@@ -1,0 +1,147 @@
+"""What an OPEN of a service name starts (:func:`route`), and the small services.
+
+``abb_exec:`` (``adb install``), ``reboot:``, ``root:``/``unroot:`` and ``reverse:``; the
+shell services are in :mod:`~androidrl.virtual.adbd.shell`, file transfer in
+:mod:`~androidrl.virtual.adbd.sync`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import shlex
+from collections.abc import Awaitable, Callable
+
+from androidrl.virtual.adbd.daemon import Adbd
+from androidrl.virtual.adbd.shell import exec_service, shell_service
+from androidrl.virtual.adbd.sync import sync_service
+from androidrl.virtual.adbd.transport import Connection, Service, Stream
+
+
+def route(adbd: Adbd, name: str) -> Service | None:
+    """The service that answers an OPEN of ``name``, or None to refuse it."""
+    kind, sep, arg = name.partition(":")
+    if not sep:
+        return None
+    base, *options = kind.split(",")
+    if base == "shell":
+        return functools.partial(shell_service, adbd, options, arg)
+    handlers: dict[str, Callable[[Adbd, Stream, str], Awaitable[None]]] = {
+        "exec": exec_service,
+        "sync": sync_service,
+        "abb_exec": _abb_exec_service,
+        "reboot": _reboot_service,
+        "root": _root_service,
+        "unroot": _unroot_service,
+        "reverse": _reverse_service,
+    }
+    handler = handlers.get(kind)
+    return functools.partial(handler, adbd, arg=arg) if handler else None
+
+
+async def _abb_exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    r"""``abb_exec:SERVICE\0ARG...``: a binder shell command (``cmd SERVICE ARG...``).
+
+    With ``-S SIZE`` (``adb install``), that many bytes of the stream are the command's stdin.
+    """
+    args = arg.split("\0")
+    stdin = b""
+    sizes = [value for flag, value in zip(args, args[1:]) if flag == "-S"]
+    if sizes:
+        size = sizes[-1]  # adb puts its own -S last, to override the user's
+        if not size.isdigit():
+            await stream.write(f"Error: invalid size {size!r} after -S\n".encode())
+            return
+        stdin = await stream.read_exactly(int(size))
+    command = shlex.join(["cmd", *args])
+    result = await adbd.run_shell(command, stdin=stdin, cancel=stream.cancel)
+    await stream.write(result.stdout + result.stderr)
+
+
+async def _reboot_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    """``reboot:[TARGET]``: every target (bootloader, recovery...) simply reboots the phone."""
+    adbd.phone.reboot()
+    adbd.drop_connections()
+
+
+async def _root_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    """``root:``: as adbd, by build type: refused on ``user`` builds, else adbd restarts as root."""
+    await _switch_root(adbd, stream, True)
+
+
+async def _unroot_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    """``unroot:``: adbd restarts as the shell user."""
+    await _switch_root(adbd, stream, False)
+
+
+async def _switch_root(adbd: Adbd, stream: Stream, root: bool) -> None:
+    phone = adbd.phone
+    if root and phone.getprop("ro.build.type") == "user":
+        await stream.write(b"adbd cannot run as root in production builds\n")
+        return
+    if phone.root == root:
+        await stream.write(b"adbd is already running as root\n" if root else b"adbd not running as root\n")
+        return
+    await stream.write(b"restarting adbd as root\n" if root else b"restarting adbd as non root\n")
+    await stream.wait_writable()
+    phone.root = root
+    # adbd restarts: every connection drops, and the host reconnects
+    asyncio.get_running_loop().call_later(0.05, adbd.drop_connections)
+
+
+def _protocol_string(text: str) -> bytes:
+    data = text.encode()
+    return b"%04x" % len(data) + data
+
+
+async def _reverse_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    """``reverse:...`` (``adb reverse``): adbd's ``handle_forward_request`` on the device side.
+
+    Listeners are kept per host connection, listed as ``host-N LOCAL REMOTE``, and go away with
+    the connection, as adbd's do. Nothing on the virtual phone opens sockets, so no connection
+    ever arrives at one; setting, listing and removing them answer as a device does.
+    """
+    try:
+        reply = _reverse_request(adbd, stream.conn, arg)
+    except _ReverseFailure as failure:
+        reply = b"FAIL" + _protocol_string(str(failure))
+    await stream.write(reply)
+
+
+class _ReverseFailure(Exception):
+    """An ``adb reverse`` request adbd refuses: answered ``FAIL`` and the message."""
+
+
+def _reverse_request(adbd: Adbd, conn: Connection, arg: str) -> bytes:
+    """Carry out one reverse request; its reply, or _ReverseFailure with adbd's message."""
+    if arg == "list-forward":
+        return _protocol_string("".join(f"{c.label} {local} {remote}\n" for local, (c, remote) in adbd.reverse.items()))
+    if arg == "killforward-all":
+        adbd.reverse = {local: entry for local, entry in adbd.reverse.items() if entry[0] is not conn}
+        return b"OKAY"
+    kill, rest = arg.startswith("killforward:"), arg.partition(":")[2]
+    norebind = not kill and rest.startswith("norebind:")
+    rest = rest.removeprefix("norebind:") if norebind else rest
+    pieces = rest.split(";")
+    if kill:
+        if len(pieces) != 1 or not pieces[0]:
+            raise _ReverseFailure(f"bad killforward: {rest}")
+        if adbd.reverse.pop(pieces[0], None) is None:
+            raise _ReverseFailure(f"listener '{rest}' not found")
+        return b"OKAY"
+    if not arg.startswith("forward:") or len(pieces) != 2 or not all(pieces) or pieces[1][0] == "*":
+        raise _ReverseFailure(f"bad forward: {rest}")
+    local, remote = pieces
+    kind, _, port = local.partition(":")
+    if kind not in ("tcp", "localabstract", "localreserved", "localfilesystem"):
+        raise _ReverseFailure(f"cannot bind listener: unknown socket specification '{local}'")
+    if kind == "tcp" and (not port.isdigit() or int(port) > 65535):
+        raise _ReverseFailure(f"cannot bind listener: invalid port '{port}'")
+    if norebind and local in adbd.reverse:
+        raise _ReverseFailure("cannot rebind existing socket")
+    resolved = b""
+    if local == "tcp:0":  # adbd binds a free port and says which
+        port = next(str(p) for p in range(38000, 65536) if f"tcp:{p}" not in adbd.reverse)
+        local, resolved = f"tcp:{port}", _protocol_string(port)
+    adbd.reverse[local] = (conn, remote)
+    return b"OKAY" + resolved

@@ -1,0 +1,362 @@
+"""adb's transport, device side: packets, the connection from an adb server, and the streams in it.
+
+Packets are a 24-byte little-endian header (command, arg0, arg1, length, checksum, magic)
+and a payload (AOSP ``adb/protocol.txt``). The host opens streams with OPEN; each side sends
+WRTE packets and waits for the peer's OKAY before the next one, and CLSE ends a stream. A
+connection answers the host's CNXN (after AUTH on a secure phone), then hands each OPEN to
+the service its adbd routes it to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+import threading
+from collections.abc import Awaitable, Callable
+
+import numpy as np
+
+from androidrl.virtual.adbd.auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator
+from androidrl.virtual.adbd.daemon import Adbd
+from androidrl.virtual.system.power import PhoneOfflineError
+
+logger = logging.getLogger(__name__)
+
+
+A_CNXN = 0x4E584E43
+
+
+A_AUTH = 0x48545541
+
+
+A_OPEN = 0x4E45504F
+
+
+A_OKAY = 0x59414B4F
+
+
+A_CLSE = 0x45534C43
+
+
+A_WRTE = 0x45545257
+
+
+A_VERSION_MIN = 0x01000000  # the oldest protocol version (payload checksums required)
+
+
+A_VERSION_SKIP_CHECKSUM = 0x01000001  # from this version on, checksums may be 0
+
+
+A_VERSION = 0x01000001  # ours; a connection speaks min(host's, ours)
+
+
+MAX_PAYLOAD = 1024 * 1024  # adb 29's own maximum; bigger packets make the host drop the device
+
+
+_JOIN_BELOW = 256 * 1024  # payload parts smaller than this are joined into one write (64 KB pull chunks too)
+
+
+_HEADER = struct.Struct("<6I")
+
+
+class StreamClosed(Exception):
+    """The host closed the stream, or the connection went away."""
+
+
+class Stream:
+    """One OPEN'd service: flow-controlled writes, and the host's data as it arrives.
+
+    Each host WRTE is acknowledged when the service takes it, so a slow service holds the
+    host back rather than piling data up.
+    """
+
+    def __init__(self, conn: Connection, local_id: int, remote_id: int) -> None:
+        self.conn = conn
+        self.local_id = local_id
+        self.remote_id = remote_id
+        self.cancel = threading.Event()  # set when the host goes away: stops running commands
+        self.closed = False
+        self.closed_by_us = False  # our CLSE went out
+        self.task: asyncio.Task[None] | None = None
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._buffer = bytearray()
+        self._writable = asyncio.Event()
+        self._writable.set()
+
+    # -- events from the host
+
+    def on_data(self, data: bytes) -> None:
+        self._inbox.put_nowait(data)
+
+    def on_okay(self) -> None:
+        self._writable.set()
+
+    def on_close(self) -> None:
+        """The host closed the stream or the connection dropped: stop the service."""
+        self.closed = True
+        self.cancel.set()
+        self._inbox.put_nowait(None)
+        self._writable.set()
+        if self.task is not None:
+            self.task.cancel()
+
+    # -- used by services
+
+    async def read(self) -> bytes | None:
+        """The host's next data (buffered bytes first), or None once the stream is closed."""
+        if self._buffer:
+            data = bytes(self._buffer)
+            self._buffer.clear()
+            return data
+        return await self._take()
+
+    async def read_exactly(self, size: int) -> bytes:
+        """Exactly ``size`` bytes of the host's data.
+
+        Raises:
+            StreamClosed: The stream ended first.
+        """
+        while len(self._buffer) < size:
+            data = await self._take()
+            if data is None:
+                raise StreamClosed
+            self._buffer += data
+        chunk = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return chunk
+
+    async def _take(self) -> bytes | None:
+        """The next WRTE's data, acknowledged so the host may send another; None at the end."""
+        data = await self._inbox.get()
+        if data is None:
+            self._inbox.put_nowait(None)  # stay at the end for later reads
+            return None
+        self.conn.send(A_OKAY, self.local_id, self.remote_id)
+        return data
+
+    async def write(self, *parts: bytes | memoryview) -> None:
+        """Send ``parts``, back to back, in WRTE packets, each after the host acknowledged the previous one.
+
+        The parts are never joined into one buffer: a packet takes slices of them (a 10 MB
+        screenshot and the few bytes framing it go out without a copy).
+
+        Raises:
+            StreamClosed: The stream or connection closed.
+        """
+        step = self.conn.max_payload
+        packet: list[memoryview] = []
+        room = step
+        for part in parts:
+            view = memoryview(part).cast("B")
+            while view:
+                packet.append(view[:room])
+                taken = len(packet[-1])
+                room, view = room - taken, view[taken:]
+                if not room:
+                    await self._send_packet(packet)
+                    packet, room = [], step
+        if packet:
+            await self._send_packet(packet)
+
+    async def _send_packet(self, payload: list[memoryview]) -> None:
+        await self.wait_writable()
+        self._writable.clear()
+        await self.conn.send_and_drain(A_WRTE, self.local_id, self.remote_id, *payload)
+
+    async def wait_writable(self) -> None:
+        """Wait until the host acknowledged our last WRTE.
+
+        Raises:
+            StreamClosed: The stream or connection closed.
+        """
+        await self._writable.wait()
+        if self.closed:
+            raise StreamClosed
+
+    def close(self) -> None:
+        """End the stream from the device side (no-op if it is already closed)."""
+        if not self.closed:
+            self.closed = True
+            self.cancel.set()
+        if not self.closed_by_us:
+            self.closed_by_us = True
+            self.conn.send(A_CLSE, self.local_id, self.remote_id)
+            self.conn.forget(self)
+
+
+Service = Callable[[Stream], Awaitable[None]]
+
+
+class Connection:
+    """One TCP connection from an adb server: the handshake, then streams keyed by our id."""
+
+    def __init__(self, adbd: Adbd, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.adbd = adbd
+        self.max_payload = MAX_PAYLOAD
+        self._reader = reader
+        self._writer = writer
+        self._streams: dict[int, Stream] = {}
+        self._next_id = 1
+        self._connected = False
+        self._closed = False
+        self._auth = Authenticator(adbd.auth_keys) if adbd.auth_keys else None
+        self._host_max_payload = MAX_PAYLOAD
+        self.label = "host"  # the transport's name in `adb reverse --list`
+        # Until the host's CNXN says otherwise, the oldest version: checksums on (as AOSP's transport starts)
+        self.version = A_VERSION_MIN
+
+    async def run(self) -> None:
+        """Read and dispatch packets until the connection ends."""
+        try:
+            while True:
+                command, arg0, arg1, length, _checksum, magic = _HEADER.unpack(await self._reader.readexactly(24))
+                if magic != command ^ 0xFFFFFFFF:
+                    raise ValueError(f"bad packet magic {magic:#010x} for command {command:#010x}")
+                if length > MAX_PAYLOAD:
+                    raise ValueError(f"packet payload of {length} bytes exceeds {MAX_PAYLOAD}")
+                data = await self._reader.readexactly(length) if length else b""
+                self._dispatch(command, arg0, arg1, data)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the host closed the connection, or we aborted it
+        except ValueError as exc:
+            logger.warning("adbd %s: dropping connection: %s", self.adbd.serial, exc)
+        finally:
+            self.abort()
+
+    def abort(self) -> None:
+        """Drop the connection at once and stop every stream's service."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close_streams()
+        self._writer.transport.abort()
+
+    def _close_streams(self) -> None:
+        for stream in list(self._streams.values()):
+            stream.on_close()
+        self._streams.clear()
+
+    def send(self, command: int, arg0: int, arg1: int, *payload: bytes | memoryview) -> None:
+        """Queue one packet whose payload is the ``payload`` parts back to back (dropped once the connection is closed).
+
+        Small parts go to the socket together with the header, in one write; big ones as
+        they are, never copied into one buffer.
+        """
+        if self._closed:
+            return
+        length = sum(len(part) for part in payload)
+        checksum = 0
+        if self.version < A_VERSION_SKIP_CHECKSUM:
+            checksum = sum(_payload_sum(part) for part in payload if part) & 0xFFFFFFFF
+        small = [_HEADER.pack(command, arg0, arg1, length, checksum, command ^ 0xFFFFFFFF)]
+        for part in payload:
+            if len(part) < _JOIN_BELOW:
+                small.append(part)
+                continue
+            self._writer.write(b"".join(small))
+            small = []
+            self._writer.write(part)
+        if small:
+            self._writer.write(b"".join(small))
+
+    async def send_and_drain(self, command: int, arg0: int, arg1: int, *payload: bytes | memoryview) -> None:
+        """Send one packet and wait until the socket takes it (back-pressure for big outputs)."""
+        if self._closed:
+            raise StreamClosed
+        self.send(command, arg0, arg1, *payload)
+        try:
+            await self._writer.drain()
+        except ConnectionError as exc:
+            raise StreamClosed from exc
+
+    def forget(self, stream: Stream) -> None:
+        self._streams.pop(stream.local_id, None)
+
+    def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
+        if not self.adbd.phone.online:  # went off since the last power poll: answer nothing more
+            self.adbd.drop_connections()
+            return
+        if command == A_CNXN:
+            self._on_connect(arg0, arg1, data)
+        elif command == A_AUTH and self._auth is not None and not self._connected:
+            self._on_auth(arg0, data)
+        elif not self._connected:
+            logger.debug("adbd %s: ignoring packet %#010x before CNXN", self.adbd.serial, command)
+        elif command == A_OPEN:
+            self._on_open(arg0, data)
+        elif command in (A_OKAY, A_WRTE, A_CLSE):
+            stream = self._streams.get(arg1)
+            if stream is None:
+                return  # e.g. the host's CLSE answering ours
+            if command == A_OKAY:
+                stream.on_okay()
+            elif command == A_WRTE:
+                stream.on_data(data)
+            else:  # the host closed a live stream: stop its service and answer with our CLSE, as adbd does
+                self.forget(stream)
+                stream.on_close()
+                if not stream.closed_by_us:
+                    stream.closed_by_us = True
+                    self.send(A_CLSE, stream.local_id, stream.remote_id)
+        else:
+            logger.debug("adbd %s: ignoring packet %#010x", self.adbd.serial, command)
+
+    def _on_connect(self, host_version: int, host_max_payload: int, banner: bytes) -> None:
+        logger.debug("adbd %s: host connected: %r", self.adbd.serial, banner[:200])
+        self._close_streams()  # a new CNXN restarts the session
+        self._connected = False
+        self._host_max_payload = host_max_payload
+        self.version = max(A_VERSION_MIN, min(host_version, A_VERSION))
+        if self._auth is not None:  # a secure phone: prove who you are first
+            self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+            return
+        self._accept()
+
+    def _accept(self) -> None:
+        self.max_payload = max(256, min(self._host_max_payload, MAX_PAYLOAD))  # 0 from a broken host would stall
+        self._connected = True
+        self.send(A_CNXN, A_VERSION, self.max_payload, self.adbd.banner().encode())
+
+    def _on_auth(self, kind: int, data: bytes) -> None:
+        if kind == AUTH_SIGNATURE:
+            if self._auth.accepts_signature(data):
+                self._accept()
+            else:  # the host tries its next key, then offers its public key
+                self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+        elif kind == AUTH_RSAPUBLICKEY:
+            if self._auth.accepts_key(data):
+                self._accept()
+            else:  # no user here to say yes: the host stays "unauthorized"
+                logger.warning("adbd %s: refused a host key not in the trusted list", self.adbd.serial)
+
+    def _on_open(self, remote_id: int, data: bytes) -> None:
+        name = (data[:-1] if data.endswith(b"\0") else data).decode("utf-8", "replace")
+        service = self.adbd.open_service(name)
+        if service is None:
+            logger.debug("adbd %s: refusing service %r", self.adbd.serial, name)
+            self.send(A_CLSE, 0, remote_id)
+            return
+        stream = Stream(self, self._next_id, remote_id)
+        self._next_id += 1
+        self._streams[stream.local_id] = stream
+        self.send(A_OKAY, stream.local_id, remote_id)
+        stream.task = asyncio.create_task(self._run_service(stream, service, name))
+
+    async def _run_service(self, stream: Stream, service: Service, name: str) -> None:
+        try:
+            await service(stream)
+            await stream.wait_writable()  # the host has taken the last WRTE before our CLSE
+        except (StreamClosed, PhoneOfflineError):
+            pass
+        except Exception:
+            logger.exception("adbd service %r failed", name)
+        finally:
+            stream.close()
+            if not self.adbd.phone.online:  # e.g. `shell reboot`: drop off now, not at the next poll
+                self.adbd.drop_connections()
+
+
+def _payload_sum(data: bytes | memoryview) -> int:
+    """The sum of the payload's bytes, as peers older than A_VERSION_SKIP_CHECKSUM check it."""
+    return int(np.frombuffer(data, dtype=np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF

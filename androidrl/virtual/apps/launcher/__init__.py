@@ -1,0 +1,1 @@
+"""The launcher (``com.android.launcher3``): the home screen; ``app`` declares it."""

@@ -1,0 +1,57 @@
+"""The home screen (``com.android.launcher3``): a grid of app icons."""
+
+from __future__ import annotations
+
+from androidrl.virtual.system.framework.app import Activity, App
+from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
+from androidrl.virtual.ui.views import WHITE, AppIcon, FrameLayout, View
+
+PACKAGE = "com.android.launcher3"
+LAUNCHER = "com.android.launcher3.Launcher"
+COLUMNS = 4
+WALLPAPER = (46, 64, 87)
+
+
+class LauncherActivity(Activity):
+    """Shows every app that has a launcher activity, alphabetically, four to a row."""
+
+    title = "Home"
+
+    def build(self) -> View:
+        apps = sorted(
+            (a for a in self.context.apps.values() if a.main and a.package != PACKAGE), key=lambda a: a.label.lower()
+        )
+        metrics = self.context.metrics
+        width_dp = metrics.width / metrics.scale
+        cell = width_dp / COLUMNS
+        icons: list[View] = []
+        for i, app in enumerate(apps):
+            row, col = divmod(i, COLUMNS)
+            icons.append(
+                AppIcon(
+                    app.label,
+                    app.glyph,
+                    app.color,
+                    width=cell,
+                    x=col * cell,
+                    y=48 + row * 104,
+                    text_color=WHITE,
+                    on_click=lambda a=app: self.open(a),
+                    on_long_click=lambda: None,
+                )
+            )
+        return FrameLayout(icons, resource_id="com.android.launcher3:id/workspace", background=WALLPAPER)
+
+    def open(self, app: App) -> None:
+        """Launch ``app`` as a tap on its icon does."""
+        self.context.start_activity(
+            Intent(action=ACTION_MAIN, categories=(CATEGORY_LAUNCHER,), component=(app.package, app.main))
+        )
+
+    def on_back(self) -> bool:
+        return True  # BACK on the home screen does nothing
+
+
+def launcher_app() -> App:
+    """The launcher package."""
+    return App(PACKAGE, "Launcher3", "L", (60, 64, 67), {LAUNCHER: LauncherActivity}, None)

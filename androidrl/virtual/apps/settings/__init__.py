@@ -1,0 +1,1 @@
+"""Settings (``com.android.settings``); ``app`` declares it and its pages."""

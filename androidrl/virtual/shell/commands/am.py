@@ -1,0 +1,179 @@
+"""``am``: start, force-stop and broadcast, as Android's ActivityManagerShellCommand does.
+
+``am start`` reports errors on stderr with exit status 0; a thrown exception is a Java stack
+trace with status 255 (:mod:`androidrl.virtual.shell.commands.java`).
+"""
+
+from __future__ import annotations
+
+from androidrl.virtual.shell.commands.java import JavaException, argument_expected, java_exception_result
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command, ok
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.framework.intent import Intent, short_component
+
+_AM_FRAME = "com.android.server.am.ActivityManagerShellCommand.onCommand(ActivityManagerShellCommand.java:204)"
+
+
+def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
+    """``Intent.parseCommandArgs`` plus ``am start``'s own options (-W, -S...)."""
+    intent = Intent()
+    options = {"wait": False, "stop": False}
+    args = list(args)
+    while args:
+        arg = args.pop(0)
+        if arg == "-a":
+            intent.action = _next(args, arg)
+        elif arg == "-c":
+            intent.categories += (_next(args, arg),)
+        elif arg == "-n":
+            intent.component = _component(_next(args, arg))
+        elif arg == "-p":
+            intent.package = _next(args, arg)
+        elif arg == "-d":
+            intent.data = _next(args, arg)
+        elif arg == "-f":
+            value = _next(args, arg)
+            intent.flags = int(value, 16) if value.lower().startswith("0x") else int(value)
+        elif arg in ("--es", "--esn"):
+            key = _next(args, arg)
+            intent.extras[key] = None if arg == "--esn" else _next(args, key)
+        elif arg in ("--ei", "--el"):
+            key = _next(args, arg)
+            value = _next(args, key)
+            try:
+                intent.extras[key] = int(value)
+            except ValueError:
+                raise JavaException(
+                    "java.lang.NumberFormatException", f'For input string: "{value}"', _AM_FRAME
+                ) from None
+        elif arg == "--ef":
+            key = _next(args, arg)
+            intent.extras[key] = float(_next(args, key))
+        elif arg == "--ez":
+            key = _next(args, arg)
+            value = _next(args, key).lower()
+            intent.extras[key] = value in ("true", "t", "1")
+        elif arg == "-W":
+            options["wait"] = True
+        elif arg == "-S":
+            options["stop"] = True
+        elif arg in (
+            "--user",
+            "-t",
+            "--display",
+            "--windowingMode",
+            "--activityType",
+            "-P",
+            "--start-profiler",
+            "--sampling",
+            "--attach-agent",
+            "-R",
+        ):
+            _next(args, arg)
+        elif arg.startswith("-"):
+            continue  # flags such as --activity-clear-task, -D, --track-allocation
+        elif ":" in arg:
+            intent.data = arg
+        elif "/" in arg:
+            intent.action = intent.action or "android.intent.action.MAIN"
+            intent.categories += ("android.intent.category.LAUNCHER",)
+            intent.component = _component(arg)
+        else:
+            intent.action = intent.action or "android.intent.action.MAIN"
+            intent.categories += ("android.intent.category.LAUNCHER",)
+            intent.package = arg
+    return intent, options
+
+
+def _next(args: list[str], prev: str) -> str:
+    if not args:
+        raise argument_expected(prev, _AM_FRAME)
+    return args.pop(0)
+
+
+def _component(text: str) -> tuple[str, str]:
+    if "/" not in text or text.startswith("/") or text.endswith("/"):
+        raise JavaException("java.lang.IllegalArgumentException", f"Bad component name: {text}", _AM_FRAME)
+    package, cls = text.split("/", 1)
+    return package, package + cls if cls.startswith(".") else cls
+
+
+@command("am")
+def _am(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    if len(argv) < 2:
+        return ok(
+            "Activity manager (activity) commands:\n  help\n      Print this help text.\n"
+            "  start [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] [-S] <INTENT>\n"
+            "  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n"
+            "  broadcast [--user <USER_ID> | all | current] <INTENT>\n"
+        )
+    sub, rest = argv[1], argv[2:]
+    try:
+        return _am_command(sh.phone, sub, rest)
+    except JavaException as exc:
+        return java_exception_result(sub, exc)
+
+
+def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
+    if sub in ("start", "start-activity"):
+        intent, options = parse_intent(rest)
+        out = []
+        if options["stop"]:
+            target = phone.resolve(intent)
+            if target is not None:
+                out.append(f"Stopping: {target[0].package}\n")
+                phone.force_stop(target[0].package)
+        out.append(f"Starting: {intent}\n")
+        result = phone.start_activity(intent)
+        messages = {
+            "not-found": (
+                f"Error type 3\nError: Activity class {{{intent.component[0]}/{intent.component[1]}}} does not exist.\n"
+            )
+            if intent.component
+            else f"Error: Activity not started, unable to resolve {intent}\n",
+            "brought-to-front": "Warning: Activity not started, its current task has been brought to the front\n",
+        }
+        err = messages.get(result, "")
+        if options["wait"]:
+            package, cls = phone.foreground()
+            out.append(err)
+            err = ""
+            out.append(
+                f"Status: ok\nLaunchState: {'HOT' if result == 'brought-to-front' else 'COLD'}\n"
+                f"Activity: {short_component(package, cls)}\nTotalTime: 120\nWaitTime: 123\nComplete\n"
+            )
+        return "".join(out).encode(), err.encode(), 0
+    if sub in ("force-stop", "kill", "stop-app"):
+        args = [a for a in rest if not a.startswith("--")]
+        if "--user" in rest:
+            args = args[1:]
+        if not args:
+            raise argument_expected(sub, _AM_FRAME)
+        if sub != "kill":
+            phone.force_stop(args[-1])
+        return ok()
+    if sub == "broadcast":
+        intent, _ = parse_intent(rest)
+        intent.flags |= 0x400000
+        return ok(f"Broadcasting: {intent}\nBroadcast completed: result=0\n")
+    if sub == "get-current-user":
+        return ok("0\n")
+    if sub == "stack" and int(phone.getprop("ro.build.version.sdk") or 34) <= 30 and rest[:1] == ["list"]:
+        return ok(_stack_list(phone))  # Android 11 and before (android_env reads it)
+    return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _stack_list(phone: PhoneCore) -> str:
+    """``am stack list`` (Android 10/11): each task, front first, with its top activity."""
+    w, h = phone.size
+    lines = []
+    for index, task in enumerate(reversed(phone.activity_stack())):
+        task_id = 10 + len(phone.activity_stack()) - index
+        package, cls = task[-1].split("/", 1)
+        lines.append(f"Stack id={task_id} bounds=[0,0][{w},{h}] displayId=0 userId=0")
+        lines.append(
+            f"  taskId={task_id}: {short_component(package, cls)} bounds=[0,0][{w},{h}] userId=0 "
+            f"visible={str(index == 0).lower()} topActivity=ComponentInfo{{{package}/{cls}}}"
+        )
+    return "\n".join(lines) + "\n"

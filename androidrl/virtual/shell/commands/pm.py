@@ -1,0 +1,128 @@
+"""``pm``: the package manager's tool, as Android's PackageManagerShellCommand answers.
+
+``list packages``, ``path``, ``clear``, ``install``, ``uninstall``, ``grant``, ``revoke``,
+``enable`` and ``disable``.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from androidrl.virtual.shell.commands.java import JavaException, java_exception_result
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command, fail, ok
+from androidrl.virtual.system.apk import apk_package
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.framework.app import App
+
+
+@command("pm")
+def _pm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    return _package_command(sh, argv[1:], stdin)
+
+
+_PM_FRAME = "com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:232)"
+
+
+def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    phone = sh.phone
+    if not args:
+        return ok(
+            "Package manager (package) commands:\n  help\n    Print this help text.\n"
+            "  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n"
+            "  path [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n"
+        )
+    sub, rest = args[0], args[1:]
+    if sub == "list" and rest and rest[0] in ("packages", "package"):
+        flags = {a for a in rest[1:] if a.startswith("-")}
+        words = [a for a in rest[1:] if not a.startswith("-")]
+        needle = words[-1] if words else ""
+        lines = []
+        for app in phone.packages.installed():
+            if ("-3" in flags and app.system) or ("-s" in flags and not app.system) or ("-d" in flags):
+                continue
+            if needle in app.package:
+                prefix = f"{phone.packages.apk_path(app)}=" if "-f" in flags else ""
+                uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
+                lines.append(f"package:{prefix}{app.package}{uid}\n")
+        return ok("".join(lines))
+    if sub == "path":
+        names = [a for a in rest if not a.startswith("--")]
+        app = phone.packages.get(names[-1]) if names else None
+        return ok(f"package:{phone.packages.apk_path(app)}\n") if app else (b"", b"", 1)
+    if sub == "clear":
+        names = [a for a in rest if not a.startswith("--")]
+        if not names:
+            return fail("Error: no package specified\n")
+        return ok("Success\n") if phone.packages.clear_data(names[-1]) else fail("Failed\n")
+    if sub in ("install", "install-streamed"):
+        return _install(sh, rest, stdin)
+    names = [a for a in rest if not a.startswith("-")]
+    if sub == "uninstall":
+        if "--user" in rest:
+            names = names[1:]
+        app = phone.packages.get(names[-1]) if names else None
+        if app is None or app.system and "--user" not in rest:
+            return _pm_failure("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+        phone.packages.uninstall(app.package)
+        return ok("Success\n")
+    try:
+        if sub in ("grant", "revoke"):
+            if len(names) < 2:
+                raise JavaException("java.lang.IllegalArgumentException", "Error: no permission specified", _PM_FRAME)
+            app = _known_package(phone, names[0])
+            if not names[1].startswith("android.permission."):
+                raise JavaException("java.lang.IllegalArgumentException", f"Unknown permission: {names[1]}", _PM_FRAME)
+            (phone.packages.grant if sub == "grant" else phone.packages.revoke)(app.package, names[1])
+            return ok()
+        if sub in ("disable-user", "disable", "enable", "default-state"):
+            if "--user" in rest:
+                names = names[1:]
+            app = _known_package(phone, names[-1] if names else "")
+            phone.packages.set_enabled(app.package, not sub.startswith("disable"))
+            state = "disabled-user" if sub == "disable-user" else "disabled" if sub == "disable" else "enabled"
+            return ok(f"Package {app.package} new state: {state}\n")
+    except JavaException as exc:
+        return java_exception_result(sub, exc)
+    return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _pm_failure(text: str) -> Result:
+    """A failed install, uninstall or clear: PackageManagerShellCommand prints it on stdout and exits 1."""
+    return text.encode(), b"", 1
+
+
+def _known_package(phone: PhoneCore, package: str) -> App:
+    app = phone.packages.get(package)
+    if app is None:
+        raise JavaException("java.lang.IllegalArgumentException", f"Unknown package: {package}", _PM_FRAME)
+    return app
+
+
+def _install(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """``pm install [-r] [-g] [-S SIZE] [PATH]``: the APK from a device file, or stdin (``adb install``)."""
+    paths = [
+        a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] not in ("-S", "--user", "-i"))
+    ]
+    if paths:
+        try:
+            data = sh.phone.fs.read(sh.path(paths[-1]))
+        except OSError:
+            return fail(f"Error: Can't open file: {paths[-1]}\nException occurred while executing 'install':\n", 1)
+    else:
+        data = sh.read_stdin(stdin)
+    session = f"vmdl{zlib.crc32(data) % 2_000_000_000}.tmp"
+    package = apk_package(data)
+    if package is None:
+        where = f"/data/app/{session}/base.apk"
+        return _pm_failure(
+            f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: {where} "
+            f"(at Binary XML file line #-1): Failed to load asset path {where}]\n"
+        )
+    existing = sh.phone.packages.get(package)
+    if existing is not None and "-r" not in args and existing.system:
+        return _pm_failure(
+            f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without first uninstalling.]\n"
+        )
+    sh.phone.packages.install(package)
+    return ok("Success\n")

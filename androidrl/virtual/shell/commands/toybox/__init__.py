@@ -1,0 +1,1 @@
+"""Toybox, Android's small Unix tools: ``files``, ``text``, ``system`` (users, clock, processes) and ``net``."""

@@ -1,0 +1,107 @@
+"""Toybox's tools for the system, in toybox's formats.
+
+``id``, ``whoami``, ``uname``, ``date``, ``sleep``, ``which``, ``ps``, ``pidof`` and ``reboot``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.registry import Result, command, fail, ok
+
+
+@command("id")
+def _id(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    if sh.phone.root:
+        return ok(
+            "uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw) context=u:r:su:s0\n"
+        )
+    return ok(
+        "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),"
+        "1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats)"
+        " context=u:r:shell:s0\n"
+    )
+
+
+@command("whoami")
+def _whoami(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    return ok("root\n" if sh.phone.root else "shell\n")
+
+
+@command("uname")
+def _uname(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    if "-a" in argv:
+        return ok("Linux localhost 6.1.23-android14 #1 SMP PREEMPT x86_64 Toybox\n")
+    if "-m" in argv:
+        return ok("x86_64\n")
+    if "-r" in argv:
+        return ok("6.1.23-android14\n")
+    return ok("Linux\n")
+
+
+@command("date")
+def _date(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    if len(argv) > 1 and argv[1].startswith("+"):
+        return ok(time.strftime(argv[1][1:].replace("%N", "000000000")) + "\n")
+    return ok(time.strftime("%a %b %d %H:%M:%S %Z %Y") + "\n")
+
+
+@command("sleep")
+def _sleep(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    try:
+        seconds = float(argv[1])
+    except (IndexError, ValueError):
+        return fail("sleep: Needs 1 argument\n" if len(argv) < 2 else f"sleep: invalid number '{argv[1]}'\n")
+    if sh.wait(max(0.0, seconds)):
+        return b"", b"", 130
+    return ok()
+
+
+@command("which")
+def _which(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    found, code = [], 0
+    for name in (a for a in argv[1:] if not a.startswith("-")):
+        if name in sh.commands and name not in ("export", "unset", "cd", "exit"):
+            found.append(f"/system/bin/{name}\n")
+        else:
+            code = 1
+    return "".join(found).encode(), b"", code
+
+
+@command("ps")
+def _ps(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """Toybox ``ps``: ``-A`` all, ``-o`` columns, ``-p PID``; default: the shell's own processes."""
+    args = argv[1:]
+    rows = sh.phone.processes.table()
+    if "-p" in args and args.index("-p") + 1 < len(args):
+        wanted = {int(p) for p in args[args.index("-p") + 1].split(",") if p.isdigit()}
+        rows = [r for r in rows if r.pid in wanted]
+    elif not any(a in ("-A", "-e", "-ef") for a in args):
+        rows = [r for r in rows if r.user == "shell"]
+    if "-o" in args and args.index("-o") + 1 < len(args):
+        columns = [c.split("=")[0].upper() for c in args[args.index("-o") + 1].split(",")]
+        values = {"PID": "pid", "PPID": "ppid", "USER": "user", "NAME": "name", "CMD": "name", "ARGS": "name"}
+        lines = [" ".join(f"{c:>5}" if c in ("PID", "PPID") else c for c in columns)]
+        for r in rows:
+            fields = [str(getattr(r, values.get(c, "name"))) for c in columns]
+            lines.append(" ".join(f"{f:>5}" if c in ("PID", "PPID") else f for c, f in zip(columns, fields)))
+        return ok("\n".join(lines) + "\n")
+    lines = [f"{'USER':<10} {'PID':>5} {'PPID':>5} {'VSZ':>10} {'RSS':>6} {'WCHAN':<16} {'ADDR':>4} S NAME"]
+    for r in rows:
+        vsz, rss = (14_820_216, 98_304) if r.ppid == 340 else (10_902_888, 3_200)
+        lines.append(f"{r.user:<10} {r.pid:>5} {r.ppid:>5} {vsz:>10} {rss:>6} {'0':<16} {'0':>4} S {r.name}")
+    return ok("\n".join(lines) + "\n")
+
+
+@command("pidof")
+def _pidof(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    pids = [sh.phone.processes.pid(name) for name in argv[1:] if not name.startswith("-")]
+    found = [str(p) for p in pids if p is not None]
+    return (" ".join(found) + "\n").encode() if found else b"", b"", 0 if found else 1
+
+
+@command("reboot")
+def _reboot(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    sh.phone.reboot(power_off="-p" in argv[1:])
+    return ok()

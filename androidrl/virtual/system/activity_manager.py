@@ -1,0 +1,201 @@
+"""The activity manager: the stack of tasks, and starting, finishing and stopping activities."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
+from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.packages import PackageManager
+from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
+
+SHELL_UID = 2000  # who `am start` runs as
+
+
+class ActivityManager:
+    """Runs the installed apps' activities in tasks, as Android's ActivityTaskManager does.
+
+    Each task is a list of activities, bottom first; the last task is in front. The state
+    is plain (lists of activity objects), so it can be copied.
+
+    Args:
+        packages: The installed packages it starts activities of.
+        home: (package, activity class) of the home screen, started by HOME and at boot.
+        context: What the activities it creates get to reach the system with.
+        lock: The phone's lock, held while the stack changes.
+        on_change: Runs after every change of what is in front (the screen must be rebuilt).
+        processes: The process table: an app's process starts with its first activity.
+        log: The phone's log, where starts and stops are written as ActivityTaskManager writes them.
+        sdk: The SDK level (the log's wording differs between releases).
+    """
+
+    def __init__(
+        self,
+        packages: PackageManager,
+        home: tuple[str, str],
+        context: Context,
+        *,
+        lock: threading.RLock,
+        on_change: Callable[[], None],
+        processes: Processes | None = None,
+        log: LogBuffer | None = None,
+        sdk: int = 34,
+    ) -> None:
+        self.processes = processes or Processes()
+        self.log = log or LogBuffer()
+        self.sdk = sdk
+        self.packages = packages
+        self.home = home
+        self.context = context
+        self._lock = lock
+        self._on_change = on_change
+        self._tasks: list[list[Activity]] = []
+
+    @property
+    def tasks(self) -> list[list[Activity]]:
+        """The tasks, bottom first (what a snapshot keeps)."""
+        return self._tasks
+
+    def restore(self, tasks: list[list[Activity]]) -> None:
+        """Put back tasks a snapshot kept."""
+        with self._lock:
+            self._tasks = tasks
+            self._on_change()
+
+    @property
+    def top_activity(self) -> Activity:
+        """The activity in front."""
+        return self._tasks[-1][-1]
+
+    def activity_stack(self) -> list[list[str]]:
+        """Components of every task's activities, bottom task first (for tests and dumpsys)."""
+        return [[a.component for a in task] for task in self._tasks]
+
+    def foreground(self) -> tuple[str, str]:
+        """(package, activity class) in front."""
+        with self._lock:
+            top = self.top_activity
+            return top.app.package, top.cls
+
+    @property
+    def idle(self) -> bool:
+        """False while the activity in front animates; ``uiautomator dump`` needs an idle screen."""
+        with self._lock:
+            return not self.top_activity.animating
+
+    def boot(self) -> None:
+        """Reset running state as a boot does: no tasks but the home screen. Data survives."""
+        self._tasks = []
+        self.processes.boot()
+        self.go_home()
+
+    def go_home(self) -> None:
+        """Bring the home screen to the front, starting it if needed (HOME key, home intent)."""
+        package, cls = self.home
+        for task in self._tasks:
+            if task[0].app.package == package:
+                self._tasks.remove(task)
+                self._tasks.append(task)
+                break
+        else:
+            launcher = self.packages.apps[package]
+            self._tasks.append([self._create(launcher, cls, Intent(ACTION_MAIN))])
+        self._on_change()
+
+    def resolve(self, intent: Intent) -> tuple[App, str] | None:
+        """The app and activity class an intent starts, or None (a disabled app starts nothing)."""
+        target = self._resolve(intent)
+        return None if target is None or not self.packages.enabled(target[0]) else target
+
+    def _resolve(self, intent: Intent) -> tuple[App, str] | None:
+        if intent.component is not None:
+            app = self.packages.get(intent.component[0])
+            cls = intent.component[1]
+            return (app, cls) if app is not None and cls in app.activities else None
+        if intent.package is not None:
+            app = self.packages.get(intent.package)
+            if app is None:
+                return None
+            cls = app.actions.get(intent.action or "") or (app.main if intent.action in (None, ACTION_MAIN) else None)
+            return (app, cls) if cls else None
+        for app in self.packages.installed():
+            if intent.action in app.actions:
+                return app, app.actions[intent.action]
+        return None
+
+    def start_activity(self, intent: Intent) -> str:
+        """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.
+
+        Returns:
+            ``"started"``, ``"brought-to-front"`` (the app's task was resumed as it was),
+            ``"home"``, or ``"not-found"`` when nothing resolves.
+        """
+        with self._lock:
+            if CATEGORY_HOME in intent.categories and intent.component is None:
+                self.go_home()
+                return "home"
+            target = self.resolve(intent)
+            if target is None:
+                return "not-found"
+            app, cls = target
+            self._system_log("ActivityTaskManager", f"START u0 {{{intent.short()}}} from uid {SHELL_UID}")
+            if app.package == self.home[0]:
+                self.go_home()
+                return "home"
+            task = next((t for t in self._tasks if t[0].app is app), None)
+            if task is not None:
+                self._tasks.remove(task)
+                self._tasks.append(task)
+                if task[0].cls == cls and intent.action in (None, ACTION_MAIN):
+                    self._on_change()
+                    return "brought-to-front"
+                task.append(self._create(app, cls, intent))
+            else:
+                self._tasks.append([self._create(app, cls, intent)])
+            self._on_change()
+            return "started"
+
+    def finish_activity(self, activity: Activity) -> None:
+        """Remove ``activity``; an emptied task goes, and the home screen is never left without a task."""
+        with self._lock:
+            for task in self._tasks:
+                if activity in task:
+                    task.remove(activity)
+                    if not task:
+                        self._tasks.remove(task)
+                    break
+            if not self._tasks:
+                self.go_home()
+            self._on_change()
+
+    def force_stop(self, package: str) -> None:
+        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        with self._lock:
+            self._tasks = [t for t in self._tasks if t[0].app.package != package]
+            if self.processes.kill(package) is not None:
+                uid = self.processes.uid(package)
+                message = f"Force stopping {package} appid={uid} user=0: from pid {SHELL_UID}"
+                self._system_log("ActivityManager", message)
+            if not self._tasks or package == self.home[0]:
+                self.go_home()
+            self._on_change()
+
+    def _create(self, app: App, cls: str, intent: Intent) -> Activity:
+        pid, started = self.processes.start(app.package)
+        component = short_component(app.package, cls)
+        if started:
+            uid = self.processes.uid(app.package)
+            message = f"Start proc {pid}:{app.package}/u0a{uid - 10000} for next-top-activity {{{component}}}"
+            self._system_log("ActivityManager", message)
+        activity = app.activities[cls](self.context, app, cls, intent)
+        token = id(activity) & 0x7FFFFFF
+        self.log.write("wm_on_create_called", f"[{token},{cls},performCreate,0]", buffer="events", pid=pid)
+        self.log.write("wm_on_resume_called", f"[{token},{cls},RESUME_ACTIVITY,0]", buffer="events", pid=pid)
+        user = " for user 0" if self.sdk >= 34 else ""
+        self._system_log("ActivityTaskManager", f"Displayed {component}{user}: +{180 + len(cls) * 3}ms")
+        return activity
+
+    def _system_log(self, tag: str, message: str) -> None:
+        self.log.write(tag, message, buffer="system", pid=SYSTEM_SERVER)

@@ -1,0 +1,456 @@
+"""The phone core: the system services of a virtual phone, assembled, behind one face.
+
+The core owns one instance of each part and wires them together — properties, settings,
+file system, radios, display metrics, power, the package and activity managers, the display
+and input dispatch — and answers for them as one phone (thin methods that hand each call to the part
+whose job it is). It knows no particular app: the apps and the home screen are given to it
+(:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
+the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
+
+Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
+and the caller's thread can use the same phone.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.fs import VirtualFileSystem
+from androidrl.virtual.system.input.dispatcher import InputDispatcher
+from androidrl.virtual.system.input.evdev import InputDevices
+from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.packages import PackageManager
+from androidrl.virtual.system.power import Power
+from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
+from androidrl.virtual.system.props import system_properties
+from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.system.settings_provider import SettingsStore
+from androidrl.virtual.system.window.display import Display
+from androidrl.virtual.system.window.system_bars import SystemBars
+
+#: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
+SNAPSHOT_BASE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    """A saved snapshot, as an emulator's snapshot list describes it.
+
+    Attributes:
+        name: Its name.
+        saved_at: When it was saved, in seconds since the epoch.
+        vm_clock: The phone's uptime then (the emulator's VM clock), in seconds.
+        size: Roughly how many bytes it holds.
+    """
+
+    name: str
+    saved_at: float
+    vm_clock: float
+    size: int
+
+
+@dataclass(frozen=True)
+class Location:
+    """A location fix: degrees, metres, and the phone's uptime when it came, in seconds."""
+
+    latitude: float
+    longitude: float
+    altitude: float
+    uptime: float
+
+
+class PhoneCore:
+    """A headless Android phone without apps of its own and without a shell.
+
+    Args:
+        width: Physical screen width in pixels.
+        height: Physical screen height in pixels.
+        density: Screen density in dpi (160 = 1 px per dp).
+        apps: The installed packages.
+        home: (package, activity class) of the home screen; its package must be in ``apps``.
+        seed: Seeds every random choice the phone makes (e.g. the practice target).
+        serial: ``ro.serialno``.
+        model: ``ro.product.model``.
+        sdk: ``ro.build.version.sdk``; below 29 ``screencap`` writes the 12-byte raw header.
+        boot_seconds: How long ``reboot`` keeps the phone offline.
+        app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
+
+    Attributes:
+        lock: The re-entrant lock every part holds while it changes or reads shared state.
+        props: System properties (``getprop``).
+        settings: The ``settings`` provider.
+        fs: The file system.
+        radios: Wi-Fi, Bluetooth and airplane mode.
+        metrics: Screen size and density.
+        apps: Installed packages by name.
+        packages: The package manager (install, uninstall, clear, permissions, enabled state).
+        activities: The activity manager (task stack).
+        display: The screen: frames, ``screencap`` bytes, UI XML.
+        input: Input dispatch (touches and keys, and what ``input`` injects).
+        evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
+        power: Online, rebooting or off.
+        log: The log buffers (``logcat``).
+        processes: The process table (``ps``, ``pidof``).
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        density: int,
+        *,
+        apps: Iterable[App],
+        home: tuple[str, str],
+        seed: int = 0,
+        serial: str = "virtual-phone",
+        model: str = "androidrl Virtual Phone",
+        sdk: int = 34,
+        boot_seconds: float = 1.0,
+        app_from_apk: Callable[[str], App] | None = None,
+    ) -> None:
+        self.lock = threading.RLock()
+        #: The adb shell runs as root (``adb root`` on a userdebug build).
+        self.root = False
+        self._snapshots: dict[str, dict] = {}
+        self._snapshot_info: dict[str, SnapshotInfo] = {}
+        self._created = time.monotonic()  # the VM clock an emulator's snapshot list shows
+        #: The last GPS fix, or None before the first one.
+        self.location: Location | None = None
+        # Parts below the display report changes through `invalidate`, which reaches the
+        # display built after them; nothing calls it before the first boot at the end.
+        self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
+        self.props = system_properties(serial, model, sdk, density)
+        self.settings = SettingsStore(on_change=self.invalidate)
+        self.fs = VirtualFileSystem()
+        self.log = LogBuffer()
+        self.processes = Processes()
+        self.radios = Radios(self.settings, log=self._radio_log)
+        self.apps: dict[str, App] = {app.package: app for app in apps}
+        self.packages = PackageManager(
+            self.apps,
+            lock=self.lock,
+            stop=lambda package: self.activities.force_stop(package),
+            on_change=self.invalidate,
+            app_from_apk=app_from_apk,
+        )
+        self._rng = np.random.default_rng(seed)
+        context = Context(
+            apps=self.apps,
+            metrics=self.metrics,
+            radios=self.radios,
+            getprop=self.getprop,
+            start_activity=self.start_activity,
+            finish_activity=self.finish_activity,
+            invalidate=self.invalidate,
+            next_seed=self.next_seed,
+            log=self.app_log,
+        )
+        self.activities = ActivityManager(
+            self.packages,
+            home,
+            context,
+            lock=self.lock,
+            on_change=self.invalidate,
+            processes=self.processes,
+            log=self.log,
+            sdk=sdk,
+        )
+        # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
+        bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
+        self.display = Display(self.metrics, self.activities, bars, self.props, lock=self.lock)
+        self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
+        self.evdev = InputDevices(self.input, self.metrics)
+        self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
+        self._boot()
+
+    def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
+        """An app writes to the log (``Log.i(tag, message)``) from its own process."""
+        self.log.write(tag, message, priority, pid=self.processes.pid(package) or 0)
+
+    def _radio_log(self, tag: str, message: str) -> None:
+        self.log.write(tag, message, buffer="main", pid=SYSTEM_SERVER)
+
+    def set_location(self, latitude: float, longitude: float, altitude: float = 0.0) -> None:
+        """A GPS fix (the emulator's ``geo fix``): the location manager's last known ``gps`` location."""
+        self.location = Location(latitude, longitude, altitude, time.monotonic() - self._created)
+
+    # ------------------------------------------------------------------ snapshots
+
+    #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
+    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes")
+
+    def save_snapshot(self, name: str) -> None:
+        """Keep the whole phone as it is — settings, files, screen size, apps, their data and activities — as ``name``.
+
+        Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
+        """
+        with self.lock:
+            self._snapshots[name] = copy.deepcopy(self._state(), self._shared())
+            self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
+            self._snapshot_info[name] = SnapshotInfo(
+                name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
+            )
+
+    def load_snapshot(self, name: str) -> None:
+        """Put the phone back as it was when ``name`` was saved (it can be loaded again and again).
+
+        Raises:
+            KeyError: No snapshot of that name.
+        """
+        with self.lock:
+            if name not in self._snapshots:
+                raise KeyError(f"no snapshot named {name!r}")
+            state = copy.deepcopy(self._snapshots[name], self._shared())
+            for part, values in state["parts"].items():
+                vars(getattr(self, part)).clear()
+                vars(getattr(self, part)).update(values)
+            self.apps.clear()
+            self.apps.update(state["apps"])
+            self.activities.restore(state["tasks"])
+            self.props.clear()
+            self.props.update(state["props"])
+            self.root, self._rng = state["root"], state["rng"]
+            self.invalidate()
+
+    def snapshot_names(self) -> list[str]:
+        """The saved snapshots, oldest first."""
+        return list(self._snapshot_info)
+
+    def snapshots(self) -> list[SnapshotInfo]:
+        """What is known of each saved snapshot (for an emulator console's list), oldest first."""
+        return list(self._snapshot_info.values())
+
+    def delete_snapshot(self, name: str) -> bool:
+        """Forget ``name``; whether it existed."""
+        self._snapshot_info.pop(name, None)
+        return self._snapshots.pop(name, None) is not None
+
+    def _state(self) -> dict:
+        return {
+            "parts": {part: vars(getattr(self, part)) for part in self._SNAPSHOT_PARTS},
+            "apps": self.apps,
+            "tasks": self.activities.tasks,
+            "props": self.props,
+            "root": self.root,
+            "rng": self._rng,
+        }
+
+    def _shared(self) -> dict[int, object]:
+        """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
+        keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
+        keep += (self.radios,)
+        keep += (self.activities.context,)
+        return {id(obj): obj for obj in keep}
+
+    def _boot(self) -> None:
+        """What a boot resets: the running activities (data, settings and files survive)."""
+        self.activities.boot()
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Current (width, height) in pixels: the override size when one is set (``wm size``)."""
+        return self.metrics.size
+
+    @property
+    def width(self) -> int:
+        """Current screen width in pixels."""
+        return self.metrics.width
+
+    @property
+    def height(self) -> int:
+        """Current screen height in pixels."""
+        return self.metrics.height
+
+    @property
+    def density(self) -> int:
+        """Current density in dpi (the override when set)."""
+        return self.metrics.density
+
+    @property
+    def scale(self) -> float:
+        """Pixels per dp."""
+        return self.metrics.scale
+
+    @property
+    def content_height_dp(self) -> float:
+        """Height of the app area between status bar and navigation bar, in dp."""
+        return self.metrics.content_height_dp
+
+    @property
+    def physical_size(self) -> tuple[int, int]:
+        """(width, height) of the panel in pixels, whatever ``wm size`` says."""
+        return self.metrics.physical_size
+
+    @property
+    def physical_density(self) -> int:
+        """Density of the panel in dpi, whatever ``wm density`` says."""
+        return self.metrics.physical_density
+
+    @property
+    def override_size(self) -> tuple[int, int] | None:
+        """The ``wm size`` override, or None."""
+        return self.metrics.override_size
+
+    @property
+    def override_density(self) -> int | None:
+        """The ``wm density`` override, or None."""
+        return self.metrics.override_density
+
+    def set_override_size(self, size: tuple[int, int] | None) -> None:
+        """``wm size WxH`` (or ``wm size reset`` with None): the screen renders at this size."""
+        self.metrics.set_override_size(size)
+
+    def set_override_density(self, density: int | None) -> None:
+        """``wm density N`` (or ``reset`` with None)."""
+        self.metrics.set_override_density(density)
+
+    def getprop(self, name: str) -> str:
+        """A system property, or "" when unset."""
+        return self.props.get(name, "")
+
+    def setprop(self, name: str, value: str) -> bool:
+        """Set a system property (``setprop``); False for a read-only (``ro.``) one that is already set."""
+        if name.startswith("ro.") and name in self.props:
+            return False
+        self.props[name] = value
+        return True
+
+    def next_seed(self) -> int:
+        """A seed for an app's own RNG, drawn from the phone's seeded RNG."""
+        return int(self._rng.integers(0, 2**31 - 1))
+
+    # ------------------------------------------------------------------ power
+
+    @property
+    def boot_seconds(self) -> float:
+        """How long ``reboot`` keeps the phone offline."""
+        return self.power.boot_seconds
+
+    @boot_seconds.setter
+    def boot_seconds(self, seconds: float) -> None:
+        self.power.boot_seconds = seconds
+
+    @property
+    def online(self) -> bool:
+        """Whether the phone is booted and answering (not rebooting, not powered off)."""
+        return self.power.online
+
+    def check_online(self) -> None:
+        """Raise :class:`~androidrl.virtual.system.power.PhoneOfflineError` unless the phone is online."""
+        self.power.check_online()
+
+    def reboot(self, power_off: bool = False) -> None:
+        """Go offline for ``boot_seconds`` (or until :meth:`power_on`), then boot to the launcher."""
+        self.power.reboot(power_off)
+
+    def power_on(self) -> None:
+        """Boot a powered-off phone at once."""
+        self.power.power_on()
+
+    # ------------------------------------------------------------------ activities
+
+    @property
+    def top_activity(self) -> Activity:
+        """The activity in front."""
+        return self.activities.top_activity
+
+    def activity_stack(self) -> list[list[str]]:
+        """Components of every task's activities, bottom task first (for tests and dumpsys)."""
+        return self.activities.activity_stack()
+
+    def foreground(self) -> tuple[str, str]:
+        """(package, activity class) in front."""
+        return self.activities.foreground()
+
+    @property
+    def idle(self) -> bool:
+        """False while the screen animates; ``uiautomator dump`` needs an idle screen."""
+        return self.activities.idle
+
+    def go_home(self) -> None:
+        """Bring the launcher to the front, starting it if needed (HOME key, home intent)."""
+        self.activities.go_home()
+
+    def resolve(self, intent: Intent) -> tuple[App, str] | None:
+        """The app and activity class an intent starts, or None."""
+        return self.activities.resolve(intent)
+
+    def start_activity(self, intent: Intent) -> str:
+        """Start what ``intent`` names: ``"started"``, ``"brought-to-front"``, ``"home"`` or ``"not-found"``."""
+        return self.activities.start_activity(intent)
+
+    def finish_activity(self, activity: Activity) -> None:
+        """Remove ``activity``; an emptied task goes, and the launcher is never left without a task."""
+        self.activities.finish_activity(activity)
+
+    def force_stop(self, package: str) -> None:
+        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        self.activities.force_stop(package)
+
+    # ------------------------------------------------------------------ input
+
+    def tap(self, x: float, y: float) -> None:
+        """A finger touches ``(x, y)`` and lifts: the touchscreen reports it, and it clicks what is there.
+
+        This is the phone's hardware (``getevent`` shows it); ``input tap`` injects its touch
+        into :attr:`input` directly, as Android's InputManager does.
+        """
+        self.evdev.touch([(x, y)])
+
+    def long_press(self, x: float, y: float) -> None:
+        """A finger held on ``(x, y)`` past the long-press timeout: long-clicks, or clicks a view that only clicks."""
+        self.evdev.touch([(x, y)], int(self.settings.get("secure", "long_press_timeout") or 400) + 100)
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> None:
+        """A finger moved from ``(x1, y1)`` to ``(x2, y2)`` over ``duration_ms``: a tap, long press or scroll."""
+        steps = max(1, min(60, duration_ms // 16))  # a frame each 16 ms, as a 60 Hz touchscreen reports them
+        path = [(x1 + (x2 - x1) * i / steps, y1 + (y2 - y1) * i / steps) for i in range(steps + 1)]
+        self.evdev.touch(path, duration_ms)
+
+    def type_text(self, text: str) -> None:
+        """Keys typed into the focused text field (dropped when nothing has focus)."""
+        self.input.type_text(text)
+
+    def press_key(self, code: int) -> None:
+        """A key pressed on the phone's keyboard (reported by it when it has the key): BACK, HOME, DEL, ENTER..."""
+        if not self.evdev.key(code):
+            self.input.press_key(code)
+
+    # ------------------------------------------------------------------ screen
+
+    def invalidate(self) -> None:
+        """Mark the screen as needing a rebuild (cheap; the frame is redrawn only if it differs)."""
+        self.display.invalidate()
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as a read-only ``(height, width, 3)`` uint8 RGB array, the same object until it changes."""
+        return self.display.screenshot()
+
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+        """Where frame ``new`` differs from the earlier frame ``old``; None when the phone cannot tell."""
+        return self.display.changed_region(old, new)
+
+    @property
+    def frames_drawn(self) -> int:
+        """How many frames were rasterised so far (a cache-efficiency figure)."""
+        return self.display.frames_drawn
+
+    def screencap(self, png: bool = False) -> bytes:
+        """What ``screencap`` writes: PNG bytes, or the raw header plus RGBA pixels."""
+        return self.display.screencap(png)
+
+    def dump_ui(self) -> str:
+        """The ``uiautomator dump`` XML of the window in front."""
+        return self.display.dump_ui()

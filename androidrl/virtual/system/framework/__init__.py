@@ -1,0 +1,10 @@
+"""The app framework: the only part of the system that apps import.
+
+``app`` holds :class:`App` (an installed package: its manifest and data),
+:class:`Activity` (one screen) and :class:`Context` (the services an app may use);
+``intent`` holds :class:`Intent`; ``metrics`` the screen's size and density as apps read
+them (Android's ``DisplayMetrics``; ``wm size`` and ``wm density`` override them). Like
+Android's ``android.app``, ``android.content`` and ``android.util``, it is the apps' whole
+view of the system: types that apps share with the system (a notification, a content row)
+belong here too.
+"""

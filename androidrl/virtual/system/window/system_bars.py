@@ -1,0 +1,89 @@
+"""The status bar and the navigation bar (Android's SystemUI), laid out over every app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
+from androidrl.virtual.system.framework.metrics import NAV_BAR_DP, STATUS_BAR_DP, DisplayMetrics
+from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.ui.render import Op, display_list
+from androidrl.virtual.ui.views import MATCH, TEXT, ImageView, LinearLayout, TextView, View
+
+STATUS_BAR_COLOR = (232, 234, 237)
+NAV_BAR_COLOR = (32, 33, 36)
+
+
+class SystemBars:
+    """Builds the bars from the radio state; the navigation buttons inject key presses.
+
+    Args:
+        metrics: Screen size and density.
+        radios: Their state decides the status bar's icons.
+        inject_key: Takes a key code, as BACK and HOME on the navigation bar press them.
+    """
+
+    def __init__(self, metrics: DisplayMetrics, radios: Radios, inject_key: Callable[[int], None]) -> None:
+        self.metrics = metrics
+        self.radios = radios
+        self.inject_key = inject_key
+        self._cache: tuple | None = None  # (key, [status, nav], their display list)
+
+    def layout(self) -> tuple[list[View], tuple[Op, ...]]:
+        """The laid-out status and navigation bars and their display list.
+
+        Rebuilt only when what they show changes: most refreshes only change the app.
+        """
+        metrics, radios = self.metrics, self.radios
+        width, height, scale = metrics.width, metrics.height, metrics.scale
+        key = (width, height, scale, radios.airplane_enabled, radios.wifi_enabled, radios.bluetooth_enabled)
+        if self._cache is None or self._cache[0] != key:
+            top, bottom = metrics.app_area
+            status = self._status_bar()
+            status.layout((0, 0, width, top), (0, 0, width, top), scale)
+            nav = self._nav_bar()
+            nav.layout((0, bottom, width, height), (0, bottom, width, height), scale)
+            self._cache = (key, [status, nav], display_list(status, scale) + display_list(nav, scale))
+        return self._cache[1], self._cache[2]
+
+    def _status_bar(self) -> View:
+        icons = []
+        if self.radios.airplane_enabled:
+            icons.append(TextView("✈", width=16, text_size=11))
+        if self.radios.wifi_enabled:
+            icons.append(TextView("WiFi", width=30, text_size=11))
+        if self.radios.bluetooth_enabled:
+            icons.append(TextView("BT", width=20, text_size=11))
+        return LinearLayout(
+            [
+                TextView("12:00", width=MATCH, text_size=12, padding=8, text_color=TEXT),
+                *icons,
+                TextView("100%", width=40, text_size=11),
+            ],
+            vertical=False,
+            background=STATUS_BAR_COLOR,
+            height=STATUS_BAR_DP,
+        )
+
+    def _nav_bar(self) -> View:
+        def button(glyph: str, desc: str, action) -> View:
+            return ImageView(
+                glyph=glyph,
+                color=(95, 99, 104),
+                content_desc=desc,
+                clickable=True,
+                width=MATCH,
+                height=32,
+                on_click=action,
+            )
+
+        return LinearLayout(
+            [
+                button("<", "Back", lambda: self.inject_key(KEYCODE_BACK)),
+                button("O", "Home", lambda: self.inject_key(KEYCODE_HOME)),
+                button("=", "Overview", lambda: None),
+            ],
+            vertical=False,
+            background=NAV_BAR_COLOR,
+            height=NAV_BAR_DP,
+        )

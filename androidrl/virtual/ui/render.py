@@ -1,0 +1,366 @@
+"""Draw a laid-out view tree into an RGB frame (kept in RGBX memory).
+
+Drawing happens in two steps: :func:`display_list` turns the tree into a tuple of plain
+drawing operations (cheap, pure Python), and :class:`Renderer` rasterises it with PIL only
+when the list differs from the last one. Most agent actions do not change the screen, so
+most screenshots cost a comparison instead of a redraw.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections import Counter, deque
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from androidrl.virtual.ui.views import (
+    DIVIDER,
+    HINT,
+    PRIMARY,
+    WHITE,
+    AppIcon,
+    Box,
+    Color,
+    EditText,
+    ImageView,
+    ScrollingList,
+    Switch,
+    View,
+)
+
+Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("layer", box, ops)
+
+
+@functools.cache
+def font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font at ``size_px`` (the same on every machine)."""
+    return ImageFont.load_default(size=max(4, size_px))
+
+
+def display_list(root: View, scale: float) -> tuple[Op, ...]:
+    """The drawing operations for ``root`` and its shown descendants, back to front."""
+    ops: list[Op] = []
+    _emit(root, scale, ops)
+    return tuple(ops)
+
+
+def _emit(view: View, scale: float, ops: list[Op]) -> None:
+    if not view.is_shown():
+        return
+    box = view.bounds
+    if view.background is not None:
+        ops.append(("rect", box, view.background, round(view.corner * scale)))
+    if isinstance(view, Switch):
+        _emit_switch(view, box, ops)
+    elif isinstance(view, AppIcon):
+        _emit_app_icon(view, box, scale, ops)
+    elif isinstance(view, ImageView):
+        _emit_icon(view, box, scale, ops)
+    elif isinstance(view, EditText):
+        line = max(1, round(2 * scale)) if view.focused else max(1, round(scale))
+        color = PRIMARY if view.focused else DIVIDER
+        ops.append(("rect", (box[0], box[3] - line, box[2], box[3]), color, 0))
+        shown = ("•" * len(view.text)) if view.password else view.text
+        if shown or view.focused:
+            ops.append(_text_op(view, shown + ("|" if view.focused else ""), scale, view.text_color))
+        elif view.hint:
+            ops.append(_text_op(view, view.hint, scale, HINT))
+    elif view.text:
+        ops.append(_text_op(view, view.text, scale, view.text_color))
+    if isinstance(view, ScrollingList):
+        inner: list[Op] = []
+        for child in view.children:
+            _emit(child, scale, inner)
+        ops.append(("layer", view.visible, tuple(inner)))
+    else:
+        for child in view.children:
+            _emit(child, scale, ops)
+
+
+def _text_op(view: View, text: str, scale: float, color: Color) -> Op:
+    pad = round(view.padding * scale)
+    box = (view.bounds[0] + pad, view.bounds[1], view.bounds[2] - pad, view.bounds[3])
+    return ("text", box, text, round(view.text_size * scale), color, view.bold, view.gravity)
+
+
+def _emit_switch(view: View, box: Box, ops: list[Op]) -> None:
+    height = box[3] - box[1]
+    track = (box[0], box[1] + height // 4, box[2], box[3] - height // 4)
+    on = view.checked
+    ops.append(("rect", track, (168, 199, 250) if on else (189, 193, 198), height // 4))
+    size = height * 3 // 4
+    left = box[2] - size if on else box[0]
+    top = box[1] + (height - size) // 2
+    ops.append(("disc", (left, top, left + size, top + size), PRIMARY if on else (116, 119, 117)))
+
+
+def _emit_app_icon(view: AppIcon, box: Box, scale: float, ops: list[Op]) -> None:
+    size = round(52 * scale)
+    left = (box[0] + box[2] - size) // 2
+    top = box[1] + round(8 * scale)
+    ops.append(("disc", (left, top, left + size, top + size), view.color))
+    ops.append(("text", (left, top, left + size, top + size), view.glyph, size // 2, WHITE, True, "center"))
+    label_top = top + size + round(4 * scale)
+    label_box = (box[0] + 2, label_top, box[2] - 2, label_top + round(view.text_size * scale * 1.5))
+    ops.append(("text", label_box, view.text, round(view.text_size * scale), view.text_color, False, "center"))
+
+
+def _emit_icon(view: ImageView, box: Box, scale: float, ops: list[Op]) -> None:
+    size = min(box[2] - box[0], box[3] - box[1])
+    left = box[0] + (box[2] - box[0] - size) // 2
+    top = box[1] + (box[3] - box[1] - size) // 2
+    disc = (left, top, left + size, top + size)
+    ops.append(("disc", disc, view.color))
+    if view.glyph:
+        ops.append(("text", disc, view.glyph, max(4, size // 2), view.glyph_color, True, "center"))
+
+
+class Renderer:
+    """Rasterises display lists at a fixed screen size, redrawing only what changed.
+
+    When a new display list differs from the last one in a few operations, only the
+    region those operations cover (old and new) is drawn again — every operation that
+    touches the region, in order, on a background-filled patch — and pasted into a copy
+    of the last frame. A screen where one line of text changed costs that line.
+
+    Frames live in RGBX memory (four bytes a pixel, X = 255), which PIL draws into and
+    reads from without converting, and which is also ``screencap``'s raw RGBA: a frame is
+    the ``(height, width, 3)`` view of it, and :meth:`rgbx` gives the buffer itself.
+    """
+
+    #: Redraw everything once the damaged area passes this share of the screen.
+    FULL_REDRAW_SHARE = 0.5
+    #: Pixels around each changed box also redrawn (anti-aliasing and bold strokes spill over).
+    MARGIN = 3
+
+    def __init__(self, width: int, height: int, background: Color = WHITE) -> None:
+        self.width = width
+        self.height = height
+        self.background = background
+        self._ops: tuple[Op, ...] | None = None
+        self._frame: np.ndarray | None = None
+        self._buffer: np.ndarray | None = None  # the RGBX memory under ``_frame``
+        self.frames_drawn = 0
+        self.partial_frames = 0
+        # (frame, the frame it was drawn over, the region that differs), newest last
+        self._history: deque[tuple[weakref.ref, weakref.ref | None, Box]] = deque(maxlen=16)
+
+    def render(self, ops: tuple[Op, ...]) -> np.ndarray:
+        """The frame for ``ops``: a read-only ``(height, width, 3)`` uint8 array (a view of RGBX memory)."""
+        if self._frame is not None and ops == self._ops:
+            return self._frame
+        regions = self._damage(ops) if self._frame is not None else None
+        if regions == []:
+            self._ops = ops
+            return self._frame
+        previous = self._frame
+        if regions is None:
+            buffer = np.empty((self.height, self.width, 4), dtype=np.uint8)
+            buffer.view(np.uint32).fill(_pixel(self.background))
+            _draw_ops(_canvas(buffer), ops)
+            region = (0, 0, self.width, self.height)
+        else:
+            buffer = self._buffer.copy()  # frames are immutable: whoever holds the last one keeps it
+            canvas = _canvas(buffer)
+            for left, top, right, bottom in regions:
+                patch = Image.new("RGBX", (right - left, bottom - top), self.background)
+                box = (left, top, right, bottom)
+                _draw_ops(patch, tuple(_shift(op, -left, -top) for op in ops if _touches(op[1], box, self.MARGIN)))
+                canvas.paste(patch, (left, top))
+            region = functools.reduce(_union, regions)
+            self.partial_frames += 1
+        buffer.flags.writeable = False
+        frame = buffer[..., :3]
+        self._history.append((weakref.ref(frame), weakref.ref(previous) if previous is not None else None, region))
+        self._ops, self._frame, self._buffer = ops, frame, buffer
+        self.frames_drawn += 1
+        return frame
+
+    def rgbx(self, frame: np.ndarray) -> np.ndarray | None:
+        """The ``(height, width, 4)`` RGBX memory under ``frame`` if it is this renderer's current frame."""
+        return self._buffer if frame is self._frame else None
+
+    def changed_region(self, old: np.ndarray, new: np.ndarray) -> Box | None:
+        """The region where ``new`` differs from ``old`` (both frames of this renderer), or None if unknown."""
+        if old is new:
+            return _NOTHING
+        region: Box | None = None
+        target = new
+        for frame_ref, parent_ref, box in reversed(self._history):
+            if frame_ref() is not target:
+                continue
+            region = box if region is None else _union(region, box)
+            parent = parent_ref() if parent_ref is not None else None
+            if parent is None:
+                return None
+            if parent is old:
+                return region
+            target = parent
+        return None
+
+    def _damage(self, ops: tuple[Op, ...]) -> list[Box] | None:
+        """The regions that differ between the last display list and ``ops`` (none: []), or None for all.
+
+        Each changed box, widened by the margin, is its own region (boxes that overlap are
+        merged), so a target that moves across the screen redraws where it was and where it
+        is, not everything between.
+        """
+        m, width, height = self.MARGIN, self.width, self.height
+        regions: list[Box] = []
+        for b in _changed_boxes(self._ops, ops):
+            box = (max(0, b[0] - m), max(0, b[1] - m), min(width, b[2] + m), min(height, b[3] + m))
+            if box[2] <= box[0] or box[3] <= box[1]:
+                continue  # off screen
+            merged = True
+            while merged:  # absorb every region the box overlaps
+                merged = False
+                for other in regions:
+                    if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+                        regions.remove(other)
+                        box, merged = _union(box, other), True
+                        break
+            regions.append(box)
+        if sum((r[2] - r[0]) * (r[3] - r[1]) for r in regions) > self.FULL_REDRAW_SHARE * width * height:
+            return None
+        return regions
+
+
+def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
+    """Boxes of the operations in one list and not the other.
+
+    Inside a scrolling layer that kept its place, only the boxes of its own changed
+    operations count (clipped to the layer), so editing one row does not redraw the list.
+    """
+    before, after = Counter(old), Counter(new)
+    gone, added = list((before - after).elements()), list((after - before).elements())
+    layers = {op[1]: op for op in gone if op[0] == "layer"}
+    boxes = []
+    for op in added:
+        twin = layers.pop(op[1], None) if op[0] == "layer" else None
+        if twin is None:
+            boxes.append(op[1])
+        else:
+            clip = op[1]
+            boxes += [_clip(b, clip) for b in _changed_boxes(twin[2], op[2])]
+    boxes += [op[1] for op in gone if op[0] != "layer"] + [op[1] for op in layers.values()]
+    return [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+
+
+def _clip(box: Box, clip: Box) -> Box:
+    return max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3])
+
+
+_NOTHING: Box = (0, 0, 0, 0)
+
+
+def _union(a: Box, b: Box) -> Box:
+    if a == _NOTHING:
+        return b
+    if b == _NOTHING:
+        return a
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _touches(box: Box, region: Box, margin: int) -> bool:
+    return (
+        box[0] - margin < region[2]
+        and box[2] + margin > region[0]
+        and box[1] - margin < region[3]
+        and box[3] + margin > region[1]
+    )
+
+
+def _pixel(color: Color) -> int:
+    """An opaque RGBX pixel as the uint32 that fills a buffer fastest."""
+    return int(np.frombuffer(bytes((*color[:3], 255)), dtype=np.uint32)[0])
+
+
+def _canvas(buffer: np.ndarray) -> Image.Image:
+    """A PIL image drawing straight into an ``(h, w, 4)`` uint8 RGBX array (no copy either way)."""
+    height, width = buffer.shape[:2]
+    image = Image.frombuffer("RGBX", (width, height), buffer, "raw", "RGBX", 0, 1)
+    image.readonly = 0  # it is our buffer to draw in; PIL would otherwise copy it on the first write
+    return image
+
+
+def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
+    draw = ImageDraw.Draw(image)
+    for op in ops:
+        kind = op[0]
+        if kind == "rect":
+            _, box, color, radius = op
+            xy = (box[0], box[1], box[2] - 1, box[3] - 1)
+            if radius > 0:
+                draw.rounded_rectangle(xy, radius=radius, fill=color)
+            else:
+                draw.rectangle(xy, fill=color)
+        elif kind == "disc":
+            _, box, color = op
+            draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+        elif kind == "text":
+            _draw_text(image, *op[1:])
+        elif kind == "layer":
+            # Scrolling content is drawn on its own canvas and pasted, which clips it.
+            _, box, inner = op
+            if box[2] > box[0] and box[3] > box[1]:
+                layer = image.crop(box)
+                shifted = tuple(_shift(o, -box[0], -box[1]) for o in inner)
+                _draw_ops(layer, shifted)
+                image.paste(layer, box[:2])
+
+
+def _shift(op: Op, dx: int, dy: int) -> Op:
+    box = op[1]
+    moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+    if op[0] == "layer":
+        return ("layer", moved, tuple(_shift(o, dx, dy) for o in op[2]))
+    return (op[0], moved, *op[2:])
+
+
+def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color, bold: bool, gravity: str) -> None:
+    mask, (dx, dy) = _text_mask(text, size, bold and size >= 14, gravity, box[2] - box[0])
+    if mask is None:
+        return
+    cy = (box[1] + box[3]) // 2
+    x = (box[0] + box[2]) // 2 if gravity == "center" else box[0]
+    image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(
+    text: str, size: int, bold: bool, gravity: str, width: int
+) -> tuple[Image.Image | None, tuple[int, int]]:
+    """A text's coverage mask and its offset from the anchor point (left or centre, middle).
+
+    Rendering a line of text is the costliest drawing operation; screens repeat the same
+    labels, so each is rendered once.
+    """
+    face = font(size)
+    text = _ellipsize(text, face, width)
+    if not text:
+        return None, (0, 0)
+    anchor = "mm" if gravity == "center" else "lm"
+    stroke = 1 if bold else 0
+    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=255
+    )
+    return mask, (left, top)
+
+
+def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
+    if width <= 0:
+        return ""
+    if face.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with an ellipsis
+        mid = (lo + hi + 1) // 2
+        if face.getlength(text[:mid] + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "…" if lo else ""
