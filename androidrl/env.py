@@ -391,6 +391,10 @@ class AndroidEnv(gym.Env):
         """(width, height) if already known, without asking the device."""
         return self._screen_size
 
+    def current_snapshot(self) -> Snapshot:
+        """What the last step (or reset) read of the screen, shared with the task's checks: read it, not the device."""
+        return self._current_snapshot()
+
     def current_xml(self) -> str:
         """The UI XML of the current screen: the last dump if this step made one, else a fresh dump."""
         if self.xml is None:
