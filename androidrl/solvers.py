@@ -16,20 +16,22 @@ Example:
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
+from androidrl.tasks.family import make_family_task
 from androidrl.tasks.oracle import Intent, OracleError, OracleRun, Target
 from androidrl.tasks.registry import builtin_specs
 from androidrl.tasks.spec_task import SpecTask
 from androidrl.tasks.suite import TaskSuite
 from androidrl.wrappers.action import BoxAction, DiscreteGridAction, MultiDiscreteAction, UIElementAction
-from androidrl.wrappers.elements import ElementAction, scroll_points, slider_point
+from androidrl.wrappers.elements import ElementAction, ElementObservation, scroll_points, slider_point
 
 #: The finger's way that scrolls content in from a direction (content from below: the finger goes up).
 FINGER = {"down": "up", "up": "down", "right": "left", "left": "right"}
@@ -104,6 +106,30 @@ def play_oracle(env: gym.Env, solve: Callable[[gym.Env], Any] | None = None) -> 
         steps += 1
         done = terminated or truncated
     return bool(info.get("is_success")), steps, info
+
+
+def oracle_lengths(
+    family: str, tier: str, seeds: Iterable[int], width: int = 360, height: int = 800, density: int = 160
+) -> list[int]:
+    """The oracle's episode length for each seed of a family's tier, played through the element wrappers.
+
+    Raises:
+        OracleError: The oracle did not succeed for a seed.
+    """
+    device = VirtualDevice(width=width, height=height, density=density, seed=0)
+    android = AndroidEnv(device, make_family_task(family, tier), screen_size=(width, height), dump_xml=False)
+    env = ElementAction(ElementObservation(android))
+    solve, lengths = solver_for("suite"), []
+    try:
+        for seed in seeds:
+            env.reset(seed=seed)
+            succeeded, steps, info = play_oracle(env, solve)
+            if not succeeded:
+                raise OracleError(f"{family} {tier} seed {seed}: the oracle did not succeed: {info}")
+            lengths.append(steps)
+    finally:
+        env.close()
+    return lengths
 
 
 # ---------------------------------------------------------------------------- intents to actions

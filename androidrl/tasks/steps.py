@@ -17,15 +17,16 @@ import shlex
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from androidrl.device.base import Device, input_text_commands, keycode
 from androidrl.errors import DeviceCommandError, DeviceError, TaskError
 from androidrl.tasks import placeholders
 from androidrl.tasks.conditions import find_nodes, holds
-from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector
+from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector, parse_list
 from androidrl.tasks.state import content_query_command, parse_rows
 from androidrl.ui import Snapshot, node_center
+from androidrl.validation import NestedErrors, error_items
 
 #: The largest file a ``file`` step writes (it travels on one command line).
 MAX_FILE_BYTES = 64 * 1024
@@ -87,9 +88,24 @@ def _check_row(row: Any) -> Any:
     return row
 
 
-#: A placeholder that fills a whole list (``rows: "{others}"``), checked once filled.
-ListPlaceholder = Annotated[str, Field(pattern=r"^\{[^{}]+\}$")]
-Row = Annotated[dict[str, Any], BeforeValidator(_check_row)]
+def _list_or_placeholder(parse: Any, what: str) -> Any:
+    """A validator of a list of ``what`` (each checked by ``parse``), or of one placeholder that fills it."""
+
+    def validate(value: Any) -> Any:
+        if isinstance(value, str):
+            if not placeholders.PLACEHOLDER.fullmatch(value):
+                raise ValueError(f"expected a list of {what}, or one placeholder of a list parameter, got {value!r}")
+            return value
+        return parse_list([value] if isinstance(value, dict) else value, parse, what)
+
+    return BeforeValidator(validate)
+
+
+def _file(value: Any) -> FileWrite:
+    try:
+        return FileWrite.model_validate(value)
+    except ValidationError as err:
+        raise NestedErrors(error_items(err)) from None
 
 
 class Insert(Model):
@@ -101,7 +117,7 @@ class Insert(Model):
     """
 
     uri: str = Field(pattern=r"^content://\S+$")
-    rows: tuple[Row, ...] | ListPlaceholder
+    rows: Annotated[tuple[dict[str, Any], ...] | str, _list_or_placeholder(_check_row, "rows")]
 
 
 class FileWrite(Model):
@@ -178,7 +194,7 @@ class Step(Model):
     # Load this snapshot (an emulator's, or a virtual phone's); saved at setup if the device lacks it.
     snapshot: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     insert: Insert | None = None
-    file: FileWrite | tuple[FileWrite, ...] | ListPlaceholder | None = None
+    file: Annotated[tuple[FileWrite, ...] | str | None, _list_or_placeholder(_file, "files")] = None
     config: DeviceConfig | None = None
     notify: Notify | None = None
 
@@ -336,7 +352,7 @@ def run_step(device: Device, step: Step) -> None:
     elif kind == "insert":
         insert_rows(device, step.insert.uri, step.insert.rows)
     elif kind == "file":
-        for write in step.file if isinstance(step.file, tuple) else (step.file,):
+        for write in step.file:
             for command in file_commands(write):
                 device.shell(command)
     elif kind == "config":
