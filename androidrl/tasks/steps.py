@@ -92,6 +92,8 @@ def _list_or_placeholder(parse: Any, what: str) -> Any:
     """A validator of a list of ``what`` (each checked by ``parse``), or of one placeholder that fills it."""
 
     def validate(value: Any) -> Any:
+        if value is None:
+            return None
         if isinstance(value, str):
             if not placeholders.PLACEHOLDER.fullmatch(value):
                 raise ValueError(f"expected a list of {what}, or one placeholder of a list parameter, got {value!r}")
