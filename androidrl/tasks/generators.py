@@ -191,6 +191,7 @@ class ContactsArgs(PeopleArgs):
     """``contacts``: contact rows (a raw contact with name, phone and email data rows)."""
 
     include: ParamName | None = None  # a person parameter among them
+    from_: ParamName | None = Field(default=None, alias="from")  # exactly these persons (a people parameter)
 
 
 class EventsArgs(DateArgs):
@@ -643,7 +644,9 @@ def _draw_once(name: str, param: Param, draw: Draw) -> Any:
     include = getattr(args, "include", None)
     if param.kind == "words":
         return " ".join(_distinct_list(name, kind, args, draw, avoid, args.count))
-    if include is not None:
+    if getattr(args, "from_", None) is not None and not kind.repeats:  # the rows of exactly these values
+        elements = _list_param(draw, args.from_, param.kind)
+    elif include is not None:
         target = draw.values[include]
         avoid |= _keys(target)
         others = _distinct_list(name, kind, args, draw, avoid, max(0, args.count - 1))
