@@ -191,7 +191,10 @@ def _element_action(wrapper: ElementAction, android: AndroidEnv, intent: Intent)
     }[intent.kind]
     if kind not in wrapper.kinds:
         raise _cannot(wrapper, intent)
-    return wrapper.index(slot, kind)
+    index = wrapper.index(slot, kind)
+    if not wrapper.action_masks()[index]:  # (an oracle's actions are ones a masked policy may take)
+        raise ValueError(f"ElementAction masks {kind} on {target.label!r} (slot {slot}): it does not fit the element")
+    return index
 
 
 def _ui_element_action(wrapper: UIElementAction, intent: Intent) -> int:

@@ -70,10 +70,16 @@ def render_tasks_page(oracle_steps: Mapping[tuple[str, str], int] | None = None)
         lines += ["", f"## {category}"]
         for name, spec in members:
             lines += ["", f"### {name}", "", _cell(spec.description), ""]
-            lines.append(f"Apps: {', '.join(f'`{a}`' for a in spec.apps)}. Stock: {'yes' if spec.stock_android else 'no'}.")
+            lines.append(
+                f"Apps: {', '.join(f'`{a}`' for a in spec.apps)}. Stock: {'yes' if spec.stock_android else 'no'}."
+            )
             if spec.fields:
                 lines.append(f"Fields: {', '.join(f'`{f}`' for f in spec.fields)}.")
-            lines += ["", "| tier | max steps | oracle steps | example instructions (seeds 0, 1, 2) |", "|---|---|---|---|"]
+            lines += [
+                "",
+                "| tier | max steps | oracle steps | example instructions (seeds 0, 1, 2) |",
+                "|---|---|---|---|",
+            ]
             for tier in TIERS:
                 examples = " · ".join(f"“{_cell(text)}”" for text in example_instructions(spec, tier))
                 steps = lengths.get((name, tier), "?")

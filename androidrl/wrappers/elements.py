@@ -352,6 +352,7 @@ class ElementAction(gym.Wrapper):
         self._key_actions = [typed_action("none" if k == "wait" else k, (0, 0)) for k in self.keys]
         self.action_space = gym.spaces.Discrete(max_elements * len(self.kinds) + fields + len(self.keys))
         self._elements: list[Element] = []
+        self._mask: tuple[list[Element], int, np.ndarray] | None = None  # (the elements, fields, their mask)
 
     @property
     def elements(self) -> list[Element]:
@@ -374,17 +375,19 @@ class ElementAction(gym.Wrapper):
         return list(getattr(self._android.task, "fields", {}).values())[: self.fields]
 
     def action_masks(self) -> np.ndarray:
-        """Which actions fit the current screen (for MaskablePPO)."""
-        mask = np.zeros(self.action_space.n, dtype=bool)
-        width = len(self.kinds)
-        for k, element in enumerate(self._elements):
-            for j, kind in enumerate(self.kinds):
-                mask[k * width + j] = _fits(element, kind)
-        if any(e.flag("editable") and e.flag("focused") for e in self._elements):
-            start = self.max_elements * width
-            mask[start : start + len(self._field_values())] = True
-        mask[self.max_elements * width + self.fields :] = True
-        return mask
+        """Which actions fit the current screen (for MaskablePPO); the same screen and fields give the same mask."""
+        fields = len(self._field_values())
+        if self._mask is None or self._mask[0] is not self._elements or self._mask[1] != fields:
+            mask = np.zeros(self.action_space.n, dtype=bool)
+            width = len(self.kinds)
+            for k, element in enumerate(self._elements):
+                for j, kind in enumerate(self.kinds):
+                    mask[k * width + j] = _fits(element, kind)
+            if any(e.flag("editable") and e.flag("focused") for e in self._elements):
+                mask[self.max_elements * width : self.max_elements * width + fields] = True
+            mask[self.max_elements * width + self.fields :] = True
+            self._mask = (self._elements, fields, mask)
+        return self._mask[2].copy()
 
     def describe(self, action: int) -> str:
         """What ``action`` does on the current screen."""
