@@ -46,6 +46,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from androidrl.errors import TaskError
 from androidrl.tasks import placeholders, pools
 from androidrl.tasks.schema import Model
+from androidrl.tasks.steps import CHILDREN, PARENT_ID
 from androidrl.validation import format_errors
 
 #: Draws before a generator gives up looking for a value that is distinct and of the wanted split.
@@ -382,7 +383,7 @@ CONTACTS_DATA = "content://com.android.contacts/data"
 
 def contact_row(person: dict[str, str]) -> dict[str, Any]:
     """The insert row of a contact: a ``raw_contacts`` row whose ``_children`` are its name, phone and email."""
-    parent = "$parent_id"
+    parent = PARENT_ID
     data = [
         {
             "raw_contact_id": parent,
@@ -404,7 +405,7 @@ def contact_row(person: dict[str, str]) -> dict[str, Any]:
             "data2": 1,
         },
     ]
-    return {"account_name": None, "account_type": None, "_children": [{"uri": CONTACTS_DATA, "rows": data}]}
+    return {"account_name": None, "account_type": None, CHILDREN: [{"uri": CONTACTS_DATA, "rows": data}]}
 
 
 def _event_row(date: dict[str, Any], args: EventsArgs, draw: Draw) -> dict[str, Any]:

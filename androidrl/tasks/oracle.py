@@ -31,13 +31,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from androidrl.errors import TaskError
 from androidrl.tasks.conditions import find_nodes, holds
-from androidrl.tasks.schema import ConditionField, Model, Selector, parse_list
+from androidrl.tasks.schema import ConditionField, Model, Selector, parse_list, validate_nested
 from androidrl.ui import Snapshot, node_bounds
-from androidrl.validation import NestedErrors, error_items
 
 Direction = Literal["up", "down", "left", "right"]
 #: How many scrolls a tap with ``scroll`` makes, at most, before it gives up (unless it says).
@@ -117,10 +116,7 @@ def _parse_step(value: Any) -> Any:
         return value
     if not isinstance(value, dict):
         raise ValueError(f"an oracle step is a mapping with one of {', '.join(ORACLE_KINDS)}, got {value!r}")
-    try:
-        return OracleStep.model_validate(value)
-    except ValidationError as err:
-        raise NestedErrors(error_items(err)) from None
+    return validate_nested(OracleStep, value)
 
 
 #: A list of oracle steps, each with its own key path in errors.

@@ -298,19 +298,29 @@ CONDITION_KINDS = {
 }
 
 
-def parse_condition(value: Any) -> Any:
-    """Pick the condition model by its key, with a clear message when the key is missing."""
+def validate_nested(model: type[BaseModel], value: Any) -> Any:
+    """``model`` validated from ``value``, its errors kept with their own key paths (for a hand-made list or choice)."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as err:
+        raise NestedErrors(error_items(err)) from None
+
+
+def parse_by_key(value: Any, kinds: dict[str, type[BaseModel]], what: str) -> Any:
+    """The model of ``kinds`` whose key ``value`` has (exactly one), validated; a clear message when none or more."""
     if isinstance(value, BaseModel):
         return value
     if not isinstance(value, dict):
-        raise ValueError(f"a condition must be a mapping with one of {sorted(CONDITION_KINDS)}, got {value!r}")
-    kinds = [k for k in CONDITION_KINDS if k in value]
-    if len(kinds) != 1:
-        raise ValueError(f"a condition needs exactly one of {sorted(CONDITION_KINDS)}, got keys {sorted(value)}")
-    try:
-        return CONDITION_KINDS[kinds[0]].model_validate(value)
-    except ValidationError as err:
-        raise NestedErrors(error_items(err)) from None
+        raise ValueError(f"{what} must be a mapping with one of {sorted(kinds)}, got {value!r}")
+    keys = [k for k in kinds if k in value]
+    if len(keys) != 1:
+        raise ValueError(f"{what} needs exactly one of {sorted(kinds)}, got keys {sorted(value)}")
+    return validate_nested(kinds[keys[0]], value)
+
+
+def parse_condition(value: Any) -> Any:
+    """Pick the condition model by its key, with a clear message when the key is missing."""
+    return parse_by_key(value, CONDITION_KINDS, "a condition")
 
 
 def parse_list(value: Any, parse: Any, what: str) -> tuple[Any, ...]:

@@ -21,12 +21,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BeforeValidator, Field
 
 from androidrl.tasks import state
-from androidrl.tasks.schema import IDENTIFIER, Model, parse_list
+from androidrl.tasks.schema import IDENTIFIER, Model, parse_by_key, parse_list
 from androidrl.ui import Snapshot
-from androidrl.validation import NestedErrors, error_items
 
 
 class ContentSource(Model):
@@ -127,21 +126,12 @@ _SOURCE_KINDS = {"content": ContentSource, "settings": SettingsSource, "files": 
 Source = ContentSource | SettingsSource | FilesSource
 
 
-def _parse_source(value: Any) -> Any:
-    if isinstance(value, Model):
-        return value
-    kinds = [k for k in _SOURCE_KINDS if isinstance(value, dict) and k in value]
-    if len(kinds) != 1:
-        raise ValueError(f"a side-effect source needs exactly one of {sorted(_SOURCE_KINDS)}, got {value!r}")
-    try:
-        return _SOURCE_KINDS[kinds[0]].model_validate(value)
-    except ValidationError as err:
-        raise NestedErrors(error_items(err)) from None
-
-
 #: The ``side_effects`` field of a task: its sources, each picked by its key.
 Sources = Annotated[
-    tuple[Source, ...], BeforeValidator(lambda value: parse_list(value, _parse_source, "side-effect sources"))
+    tuple[Source, ...],
+    BeforeValidator(
+        lambda value: parse_list(value, lambda v: parse_by_key(v, _SOURCE_KINDS, "a side-effect source"), "sources")
+    ),
 ]
 
 

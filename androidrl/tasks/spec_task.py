@@ -41,11 +41,6 @@ SPLITS = ("train", "test")
 DEVICE_CONFIGS = ("default", "split")
 
 
-def fill(data: Any, values: dict[str, Any]) -> Any:
-    """Replace the placeholders in every string of ``data`` (see :mod:`androidrl.tasks.placeholders`)."""
-    return placeholders.fill(data, values)
-
-
 def spec_needs(spec: TaskSpec) -> Needs:
     """What a spec's per-step checks (success, failure, sub-goals, side effects) may read; reset steps are not steps."""
     result = needs(spec.success) | needs(spec.failure) | (Needs.SHELL if spec.side_effects else Needs.NONE)
@@ -190,8 +185,9 @@ class SpecTask(Task):
     def _start(self, values: dict[str, Any]) -> None:
         """Fill the spec with one draw of parameters: the episode's spec, instruction and fields."""
         try:
-            values["instruction"] = fill(self.spec.instruction, values)
-            data = fill(self.spec.model_dump(by_alias=True, exclude_unset=True, exclude=set(NOT_FILLED)), values)
+            values["instruction"] = placeholders.fill(self.spec.instruction, values)
+            dumped = self.spec.model_dump(by_alias=True, exclude_unset=True, exclude=set(NOT_FILLED))
+            data = placeholders.fill(dumped, values)
             self._episode = TaskSpec.model_validate({**data, "name": self.name}, context={"filled": True})
             self.fields = {f: str(placeholders.lookup(values, *_split(f))) for f in self.spec.fields}
         except (TaskError, ValidationError) as err:

@@ -17,16 +17,15 @@ import shlex
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from androidrl.device.base import Device, input_text_commands, keycode
 from androidrl.errors import DeviceCommandError, DeviceError, TaskError
 from androidrl.tasks import placeholders
 from androidrl.tasks.conditions import find_nodes, holds
-from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector, parse_list
+from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector, parse_list, validate_nested
 from androidrl.tasks.state import content_query_command, parse_rows
 from androidrl.ui import Snapshot, node_center
-from androidrl.validation import NestedErrors, error_items
 
 #: The largest file a ``file`` step writes (it travels on one command line).
 MAX_FILE_BYTES = 64 * 1024
@@ -101,13 +100,6 @@ def _list_or_placeholder(parse: Any, what: str) -> Any:
         return parse_list([value] if isinstance(value, dict) else value, parse, what)
 
     return BeforeValidator(validate)
-
-
-def _file(value: Any) -> FileWrite:
-    try:
-        return FileWrite.model_validate(value)
-    except ValidationError as err:
-        raise NestedErrors(error_items(err)) from None
 
 
 class Insert(Model):
@@ -196,7 +188,9 @@ class Step(Model):
     # Load this snapshot (an emulator's, or a virtual phone's); saved at setup if the device lacks it.
     snapshot: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     insert: Insert | None = None
-    file: Annotated[tuple[FileWrite, ...] | str | None, _list_or_placeholder(_file, "files")] = None
+    file: Annotated[
+        tuple[FileWrite, ...] | str | None, _list_or_placeholder(lambda v: validate_nested(FileWrite, v), "files")
+    ] = None
     config: DeviceConfig | None = None
     notify: Notify | None = None
 

@@ -136,12 +136,15 @@ def _elements(env: AndroidEnv, limit: int) -> list[Element]:
     return screen_elements(env.current_snapshot().hierarchy, limit)
 
 
-def _find(env: gym.Env, kind: type) -> Any:
+def _check_slots(env: gym.Env, other: type, who: str, max_elements: int) -> None:
+    """Refuse a wrapper whose slots would not line up with those of the other element wrapper below it."""
     while isinstance(env, gym.Wrapper):
-        if isinstance(env, kind):
-            return env
+        if isinstance(env, other) and env.max_elements != max_elements:
+            raise ValueError(
+                f"{who}: max_elements={max_elements} but the {other.__name__} it wraps has "
+                f"{env.max_elements} slots; slot k of both must be the same element"
+            )
         env = env.env
-    return None
 
 
 def _android(env: gym.Env, who: str) -> AndroidEnv:
@@ -211,12 +214,7 @@ class ElementObservation(gym.ObservationWrapper):
         ):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"ElementObservation: {name} must be an int in {low}..{high}, got {value!r}")
-        action = _find(env, ElementAction)
-        if action is not None and action.max_elements != max_elements:
-            raise ValueError(
-                f"ElementObservation: max_elements={max_elements} but the ElementAction it wraps has "
-                f"{action.max_elements} slots; slot k of both must be the same element"
-            )
+        _check_slots(env, ElementAction, "ElementObservation", max_elements)
         self.max_elements = max_elements
         self.class_vocab = class_vocab
         self.max_fields = max_fields
@@ -337,12 +335,7 @@ class ElementAction(gym.Wrapper):
             raise ValueError(f"ElementAction: max_elements must be an int in 1..256, got {max_elements!r}")
         if isinstance(fields, bool) or not isinstance(fields, int) or not 0 <= fields <= 16:
             raise ValueError(f"ElementAction: fields must be an int in 0..16, got {fields!r}")
-        observation = _find(env, ElementObservation)
-        if observation is not None and observation.max_elements != max_elements:
-            raise ValueError(
-                f"ElementAction: max_elements={max_elements} but the ElementObservation it wraps has "
-                f"{observation.max_elements} slots; slot k of both must be the same element"
-            )
+        _check_slots(env, ElementObservation, "ElementAction", max_elements)
         self._android.require(Needs.UI)
         self.max_elements = max_elements
         self.kinds = ["tap"] + ["long_press"] * long_press + [f"scroll_{d}" for d in SCROLLS if scroll]
