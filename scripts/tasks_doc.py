@@ -1,6 +1,6 @@
-"""Regenerate docs/tasks.md from the family files (playing every oracle for its length).
+"""Regenerate docs/tasks.md from the family files, playing every oracle for its length.
 
-    python scripts/tasks_doc.py [OUT]     # default: docs/tasks.md
+Usage: python scripts/tasks_doc.py [OUT]  (OUT defaults to docs/tasks.md)
 """
 
 import sys
