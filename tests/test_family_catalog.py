@@ -83,6 +83,8 @@ def test_suites_gym_ids_and_task_mappings_of_families():
         make_family_suite(categories=["settings"], apps=["com.androidrl.notes"])
     with pytest.raises(TaskError, match="tier must be one of"):
         make_family_suite(tier="expert")
+    with pytest.raises(TaskError, match=r"unknown suite 'android-world'; there are \['all'\]"):
+        make_family_suite("android-world")
     ids = dict(family_gym_ids())
     assert len(ids) == 3 * len(family_specs())
     assert ids["androidrl/WifiOn-Easy-v0"] == {"task": {"family": "wifi-on", "tier": "easy"}}

@@ -22,6 +22,8 @@ from androidrl.tasks.spec_task import SpecTask
 from androidrl.tasks.suite import TaskSuite
 
 FAMILIES_DIR = Path(__file__).with_name("families")
+#: Named suites: the families each one holds (None: every family). A config names one in ``task: {suite: ...}``.
+SUITES: dict[str, tuple[str, ...] | None] = {"all": None}
 
 
 def check_family(spec: TaskSpec, path: Path) -> None:
@@ -148,6 +150,7 @@ def make_family_task(
 
 
 def make_family_suite(
+    suite: str = "all",
     tier: str = "easy",
     split: str = "train",
     categories: Sequence[str] | None = None,
@@ -158,14 +161,19 @@ def make_family_suite(
     cycle: bool = False,
     offset: int = 0,
 ) -> TaskSuite:
-    """A suite of every family that passes the filters, at one tier and split.
+    """The families of suite ``suite`` that pass the filters, as one task suite at one tier and split.
 
     Raises:
-        TaskError: The filters leave no family, or name unknown ones.
+        TaskError: An unknown suite or tier, filters that leave no family or name unknown ones.
     """
+    if suite not in SUITES:
+        raise TaskError(f"unknown suite {suite!r}; there are {sorted(SUITES)}")
     if tier not in TIERS:
         raise TaskError(f"tier must be one of {list(TIERS)}, got {tier!r}")
-    chosen = list_families(categories, apps, families)
+    members = SUITES[suite]
+    if families is not None and members is not None:
+        families = [f for f in families if f in members]
+    chosen = list_families(categories, apps, families if families is not None else members)
     if not chosen:
         raise TaskError(f"no family has categories={categories}, apps={apps}, families={families}")
     tasks = [make_family_task(info.name, tier, split, reward_mode, device_config) for info in chosen]
