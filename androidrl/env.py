@@ -368,8 +368,9 @@ class AndroidEnv(gym.Env):
         if xml_observed:
             snapshot.xml  # noqa: B018  (dump it now, once)
         elif Needs.UI in self._required:
-            # Read now, inside the step, so a device fault ends the episode as any other does.
-            snapshot.elements  # noqa: B018
+            # Read now, inside the step, so a device fault ends the episode as any other does (the parse
+            # into elements, which cannot fail, is left to the wrapper that reads them).
+            snapshot.hierarchy  # noqa: B018
         self.xml = snapshot.xml if snapshot.has_xml else None
         screenshot_path = xml_path = ""
         if self.write_files:
@@ -424,7 +425,7 @@ class AndroidEnv(gym.Env):
 
         ``Needs.UI`` (UI-element actions, clickable masks) has the UI read and parsed inside
         :meth:`step`, where a device fault ends the episode as any other fault does; the
-        wrapper's :meth:`current_elements` then costs nothing more. ``Needs.FRAME`` is always
+        wrapper's :meth:`current_elements` then reads no device. ``Needs.FRAME`` is always
         read (it is the observation).
 
         Raises:
