@@ -107,6 +107,9 @@ class SpecTask(Task):
         self.name = spec.name
         self.max_steps = self.spec.max_steps
         self._episode = self.spec
+        # What every episode fills (the spec is frozen: dumped once); without placeholders, the spec itself.
+        self._template = self.spec.model_dump(by_alias=True, exclude_unset=True, exclude=set(NOT_FILLED))
+        self._fixed = not placeholders.has_placeholders(self._template)
         self._reached: set[str] = set()
         self._watch = Watch(())
         self._steps = 0
@@ -186,9 +189,11 @@ class SpecTask(Task):
         """Fill the spec with one draw of parameters: the episode's spec, instruction and fields."""
         try:
             values["instruction"] = placeholders.fill(self.spec.instruction, values)
-            dumped = self.spec.model_dump(by_alias=True, exclude_unset=True, exclude=set(NOT_FILLED))
-            data = placeholders.fill(dumped, values)
-            self._episode = TaskSpec.model_validate({**data, "name": self.name}, context={"filled": True})
+            if self._fixed:
+                self._episode = self.spec
+            else:
+                data = placeholders.fill(self._template, values)
+                self._episode = TaskSpec.model_validate({**data, "name": self.name}, context={"filled": True})
             self.fields = {f: str(placeholders.lookup(values, *_split(f))) for f in self.spec.fields}
         except (TaskError, ValidationError) as err:
             detail = format_errors(err) if isinstance(err, ValidationError) else str(err)
