@@ -10,6 +10,7 @@ from androidrl.tasks import (
     SpecTask,
     builtin_specs,
     family_gym_ids,
+    family_names,
     family_specs,
     gym_id,
     list_families,
@@ -86,7 +87,7 @@ def test_suites_gym_ids_and_task_mappings_of_families():
     with pytest.raises(TaskError, match=r"unknown suite 'android-world'; there are \['all'\]"):
         make_family_suite("android-world")
     ids = dict(family_gym_ids())
-    assert len(ids) == 3 * len(family_specs())
+    assert len(ids) == 3 * len(family_specs()) and family_names() == sorted(family_specs())
     assert ids["androidrl/WifiOn-Easy-v0"] == {"task": {"family": "wifi-on", "tier": "easy"}}
     env = AndroidEnv(VirtualDevice(width=360, height=800, density=160), **ids["androidrl/TapTarget-Hard-v0"])
     _, info = env.reset(seed=0)

@@ -4,6 +4,7 @@ from androidrl.tasks.base import Evaluation, IdleTask, Needs, Task
 from androidrl.tasks.family import (
     family_gym_id,
     family_gym_ids,
+    family_names,
     family_specs,
     list_families,
     make_family_suite,
@@ -25,6 +26,7 @@ __all__ = [
     "builtin_specs",
     "family_gym_id",
     "family_gym_ids",
+    "family_names",
     "family_specs",
     "gym_id",
     "list_families",
