@@ -368,8 +368,9 @@ class AndroidEnv(gym.Env):
         if xml_observed:
             snapshot.xml  # noqa: B018  (dump it now, once)
         elif Needs.UI in self._required:
-            # Read now, inside the step, so a device fault ends the episode as any other does.
-            snapshot.elements  # noqa: B018
+            # Read now, inside the step, so a device fault ends the episode as any other does (the parse
+            # into elements, which cannot fail, is left to the wrapper that reads them).
+            snapshot.hierarchy  # noqa: B018
         self.xml = snapshot.xml if snapshot.has_xml else None
         screenshot_path = xml_path = ""
         if self.write_files:
@@ -390,6 +391,10 @@ class AndroidEnv(gym.Env):
     def known_screen_size(self) -> tuple[int, int] | None:
         """(width, height) if already known, without asking the device."""
         return self._screen_size
+
+    def current_snapshot(self) -> Snapshot:
+        """What the last step (or reset) read of the screen, shared with the task's checks: read it, not the device."""
+        return self._current_snapshot()
 
     def current_xml(self) -> str:
         """The UI XML of the current screen: the last dump if this step made one, else a fresh dump."""
@@ -420,7 +425,7 @@ class AndroidEnv(gym.Env):
 
         ``Needs.UI`` (UI-element actions, clickable masks) has the UI read and parsed inside
         :meth:`step`, where a device fault ends the episode as any other fault does; the
-        wrapper's :meth:`current_elements` then costs nothing more. ``Needs.FRAME`` is always
+        wrapper's :meth:`current_elements` then reads no device. ``Needs.FRAME`` is always
         read (it is the observation).
 
         Raises:

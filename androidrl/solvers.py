@@ -1,10 +1,11 @@
-"""Scripted solvers: for every built-in task, a policy that reads the UI XML and acts in any action space.
+"""Scripted solvers: every family's oracle (its ``oracle`` steps), acting through the env's action wrapper.
 
-A solver decides what a person would do next on the current screen — tap an element,
-scroll, type, press a key — as an :class:`Intent`; :func:`to_action` turns the intent
-into an action of the env's action wrapper (UI elements, a grid of taps, multi-discrete or
-box). Tests use the solvers to prove each task is solvable through its shipped config's
-wrappers, and the learnability table uses them as the oracle.
+The oracle of a task (:mod:`androidrl.tasks.oracle`) says what to do next on the current screen
+as an :class:`~androidrl.tasks.oracle.Intent` — tap this node, scroll that list, type this text;
+:func:`to_actions` turns an intent into actions of the env's action wrapper (elements, UI
+elements, a grid of taps, multi-discrete or box), so the oracle acts only through the public
+wrappers, as an agent does. Tests use it to prove every family solvable through its wrappers
+(and each shipped config's), and the learnability table and the task docs use it as the oracle.
 
 Example:
     >>> solve = solver_for("wifi-on")
@@ -14,202 +15,260 @@ Example:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
-from androidrl.ui import UIElement
+from androidrl.tasks.family import make_family_task
+from androidrl.tasks.oracle import Intent, OracleError, OracleRun, Target
+from androidrl.tasks.registry import builtin_specs
+from androidrl.tasks.spec_task import SpecTask
+from androidrl.tasks.suite import TaskSuite
 from androidrl.wrappers.action import BoxAction, DiscreteGridAction, MultiDiscreteAction, UIElementAction
+from androidrl.wrappers.elements import ElementAction, ElementObservation, scroll_points, slider_point
+
+#: The finger's way that scrolls content in from a direction (content from below: the finger goes up).
+FINGER = {"down": "up", "up": "down", "right": "left", "left": "right"}
+CONTENT = {finger: content for content, finger in FINGER.items()}
+_WRAPPERS = (ElementAction, UIElementAction, DiscreteGridAction, MultiDiscreteAction, BoxAction)
 
 
-@dataclass(frozen=True)
-class Intent:
-    """What to do next: ``tap`` an element (its label), ``scroll`` a list, ``type`` text, or press ``key``."""
+@dataclass
+class _Play:
+    """One env's oracle in one episode, and the actions of an intent not yet taken."""
 
-    kind: str  # tap | scroll | type | key
-    target: str = ""  # the element's label (tap, scroll), the text (type), the key: back, home, enter
-
-
-Solver = Callable[[AndroidEnv], Intent]
+    episode: tuple[int, int]
+    run: OracleRun
+    pending: list[Any] = field(default_factory=list)
 
 
-def _labels(env: AndroidEnv) -> dict[str, UIElement]:
-    return {e.label: e for e in env.current_elements() if e.clickable or e.scrollable}
-
-
-def _texts(env: AndroidEnv) -> set[str]:
-    return {e.text for e in env.current_elements() if e.text}
-
-
-def _settings_path(*path: str) -> Solver:
-    """Open Settings from the home screen and tap through ``path`` (the last one flips or opens)."""
-
-    def solve(env: AndroidEnv) -> Intent:
-        labels = _labels(env)
-        for step in reversed(path):  # the deepest step already on screen
-            if step in labels:
-                return Intent("tap", step)
-        if "Settings" in labels:  # the launcher's icon
-            return Intent("tap", "Settings")
-        if any(e.scrollable for e in env.current_elements()) and "Settings" in _texts(env):
-            return Intent("scroll", next(e.label for e in env.current_elements() if e.scrollable))
-        return Intent("key", "home")
-
-    return solve
-
-
-def _open_app(env: AndroidEnv) -> Intent:
-    label = env.task.params["app"]["label"]
-    return Intent("tap", label) if label in _labels(env) else Intent("key", "home")
-
-
-def _tap_target(env: AndroidEnv) -> Intent:
-    target = next(e for e in env.current_elements() if e.resource_id.endswith(":id/target"))
-    return Intent("tap", target.label)
-
-
-def _settings_page(env: AndroidEnv) -> Intent:
-    page = env.task.params["page"]["label"]
-    labels = _labels(env)
-    if page in labels:
-        return Intent("tap", page)
-    scrolling = [e for e in env.current_elements() if e.scrollable]
-    return Intent("scroll", scrolling[0].label) if scrolling else Intent("key", "back")
-
-
-def _find_about_phone(env: AndroidEnv) -> Intent:
-    labels = _labels(env)
-    about = next((label for label in labels if re.match(r"^About (phone|emulated device)$", label)), None)
-    if about is not None:
-        return Intent("tap", about)
-    scrolling = [e for e in env.current_elements() if e.scrollable]
-    return Intent("scroll", scrolling[0].label) if scrolling else Intent("key", "back")
-
-
-def _notes_word(env: AndroidEnv) -> Intent:
-    word = env.task.params["word"]
-    field = next(e for e in env.current_elements() if e.resource_id.endswith(":id/note_input"))
-    if field.text == word:
-        return Intent("key", "enter")  # the keyboard's "done" saves the note
-    focused = re.search(rf'resource-id="{re.escape(field.resource_id)}"[^>]*focused="true"', env.current_xml())
-    return Intent("type", word) if focused else Intent("tap", field.label)
-
-
-def _airplane_then(last: Intent) -> Solver:
-    """Airplane mode on in Settings, then ``last`` (home, or open an app from the home screen)."""
-
-    def solve(env: AndroidEnv) -> Intent:
-        on = env.device.shell("settings get global airplane_mode_on").strip() == "1"
-        if not on:
-            return _settings_path("Network & internet", "Airplane mode")(env)
-        labels = _labels(env)
-        if last.kind == "tap" and last.target in labels:
-            return last
-        return Intent("key", "home")
-
-    return solve
-
-
-#: The solver of every built-in task.
-SOLVERS: dict[str, Solver] = {
-    "tap-target": _tap_target,
-    "open-app": _open_app,
-    "open-any-app": _open_app,
-    "wifi-on": _settings_path("Network & internet", "Wi-Fi"),
-    "wifi-on-logged": _settings_path("Network & internet", "Wi-Fi"),
-    "wifi-off": _settings_path("Network & internet", "Wi-Fi"),
-    "bluetooth-on": _settings_path("Connected devices", "Bluetooth"),
-    "bluetooth-off": _settings_path("Connected devices", "Bluetooth"),
-    "airplane-off": _settings_path("Network & internet", "Airplane mode"),
-    "settings-page": _settings_page,
-    "airplane-home": _airplane_then(Intent("key", "home")),
-    "airplane-clock": _airplane_then(Intent("tap", "Clock")),
-    "notes-word": _notes_word,
-    "find-about-phone": _find_about_phone,
-}
+def _current(android: AndroidEnv) -> SpecTask:
+    task = android.task.current if isinstance(android.task, TaskSuite) else android.task
+    if not isinstance(task, SpecTask) or not task.spec.oracle:
+        raise OracleError(f"task {task.name!r} has no oracle (write its `oracle:` steps in its spec)")
+    return task
 
 
 def solver_for(task: str) -> Callable[[gym.Env], Any]:
-    """A policy for ``task`` (a built-in, or the current task of a suite when ``task`` is "suite").
+    """A policy that plays the oracle of ``task`` (a built-in), or of a suite's current task (``"suite"``).
 
-    Returns a function of the wrapped env that gives its next action.
+    Returns a function of the wrapped env that gives its next action; it follows each env's
+    episodes by itself (a new episode starts the oracle again).
 
     Raises:
-        KeyError: No solver for that task.
+        KeyError: ``task`` is not a built-in with an oracle.
     """
+    if task != "suite":
+        specs = builtin_specs()
+        if task not in specs or not specs[task].oracle:
+            raise KeyError(
+                f"no solver for task {task!r}; solvers exist for {sorted(n for n, s in specs.items() if s.oracle)}"
+            )
+    plays: weakref.WeakKeyDictionary[AndroidEnv, _Play] = weakref.WeakKeyDictionary()
 
     def act(env: gym.Env) -> Any:
         android = env.unwrapped
-        name = android.task.name if task == "suite" else task
-        return to_action(env, SOLVERS[name](android))
+        current = _current(android)
+        episode = (id(current), current.episode)
+        play = plays.get(android)
+        if play is None or play.episode != episode:
+            play = plays[android] = _Play(episode, OracleRun(current.episode_spec.oracle, current.log_since))
+        if not play.pending:
+            intent = play.run.next(android.current_snapshot())
+            if intent is None:
+                raise OracleError(f"task {current.name}: the oracle's steps are done, but the episode goes on")
+            play.pending = to_actions(env, intent)
+        return play.pending.pop(0)
 
-    if task != "suite" and task not in SOLVERS:
-        raise KeyError(f"no solver for task {task!r}; solvers exist for {sorted(SOLVERS)}")
     return act
+
+
+def play_oracle(env: gym.Env, solve: Callable[[gym.Env], Any] | None = None) -> tuple[bool, int, dict[str, Any]]:
+    """Play the oracle in ``env``'s current episode (just reset) to its end.
+
+    Returns:
+        Whether it succeeded, how many steps it took, and the last step's info.
+
+    Raises:
+        OracleError: The oracle got stuck.
+        ValueError: The wrapper cannot do what the oracle needs.
+    """
+    solve = solve or solver_for("suite")
+    steps, info, done = 0, {}, False
+    while not done:
+        *_, terminated, truncated, info = env.step(solve(env))
+        steps += 1
+        done = terminated or truncated
+    return bool(info.get("is_success")), steps, info
+
+
+def oracle_lengths(
+    family: str, tier: str, seeds: Iterable[int], width: int = 360, height: int = 800, density: int = 160
+) -> list[int]:
+    """The oracle's episode length for each seed of a family's tier, played through the element wrappers.
+
+    Raises:
+        OracleError: The oracle did not succeed for a seed.
+    """
+    device = VirtualDevice(width=width, height=height, density=density, seed=0)
+    android = AndroidEnv(device, make_family_task(family, tier), screen_size=(width, height), dump_xml=False)
+    env = ElementAction(ElementObservation(android))
+    solve, lengths = solver_for("suite"), []
+    try:
+        for seed in seeds:
+            env.reset(seed=seed)
+            succeeded, steps, info = play_oracle(env, solve)
+            if not succeeded:
+                raise OracleError(f"{family} {tier} seed {seed}: the oracle did not succeed: {info}")
+            lengths.append(steps)
+    finally:
+        env.close()
+    return lengths
+
+
+# ---------------------------------------------------------------------------- intents to actions
 
 
 def _wrapper(env: gym.Env) -> gym.Env:
     while isinstance(env, gym.Wrapper):
-        if isinstance(env, (UIElementAction, DiscreteGridAction, MultiDiscreteAction, BoxAction)):
+        if isinstance(env, _WRAPPERS):
             return env
         env = env.env
     raise TypeError("the env has no androidrl action wrapper to act through")
 
 
-def _element(env: AndroidEnv, intent: Intent) -> UIElement:
-    element = _labels(env).get(intent.target) or next(e for e in env.current_elements() if e.label == intent.target)
-    return element
-
-
-def to_action(env: gym.Env, intent: Intent) -> Any:
-    """The action of ``env``'s action wrapper that does ``intent`` on the current screen.
+def to_actions(env: gym.Env, intent: Intent) -> list[Any]:
+    """The actions of ``env``'s action wrapper that do ``intent`` on the current screen (usually one).
 
     Raises:
-        ValueError: The wrapper cannot do it (no such element, text or key in its space).
+        ValueError: The wrapper cannot do it (no such element in its slots, text or key in its space).
     """
-    wrapper, android = _wrapper(env), env.unwrapped
+    wrapper = _wrapper(env)
+    if isinstance(wrapper, ElementAction):
+        return [_element_action(wrapper, env.unwrapped, intent)]
     if isinstance(wrapper, UIElementAction):
-        if intent.kind == "key":
-            return wrapper.max_elements + [name for name, _ in wrapper.extras].index(intent.target)
-        wanted = f"tap {intent.target}" if intent.kind == "tap" else f"scroll forward {intent.target}"
-        return [label for label, _ in wrapper.entries].index(wanted)
+        return [_ui_element_action(wrapper, intent)]
     if isinstance(wrapper, DiscreteGridAction):
-        labels = wrapper.labels
-        if intent.kind == "key":
-            return labels.index(intent.target)
-        if intent.kind == "type":
-            return labels.index(f"type {intent.target!r}")
-        if intent.kind == "scroll":
-            return labels.index("swipe up medium")
-        return _nearest(wrapper, _element(android, intent), range(wrapper.rows * wrapper.cols))
-    if isinstance(wrapper, MultiDiscreteAction):
-        if intent.kind in ("key", "scroll"):
-            name = intent.target if intent.kind == "key" else "swipe_up"
-            return np.array([wrapper.types.index(name), wrapper.rows // 2, wrapper.cols // 2])
-        cell = _nearest(wrapper, _element(android, intent), range(wrapper.rows * wrapper.cols))
-        return np.array([wrapper.types.index("tap"), *divmod(cell, wrapper.cols)])
-    # BoxAction: x, y in [-1, 1], then a score per type
+        return _grid_actions(wrapper, intent)
+    return [_typed_action(wrapper, env.unwrapped, intent)]
+
+
+def _cannot(wrapper: gym.Env, intent: Intent) -> ValueError:
+    what = intent.target.label if intent.target else intent.text or intent.direction
+    return ValueError(f"{type(wrapper).__name__} has no action that does {intent.kind} {what!r}")
+
+
+def _element_action(wrapper: ElementAction, android: AndroidEnv, intent: Intent) -> int:
+    if intent.kind == "key":
+        return wrapper.key_index(intent.text)
+    if intent.kind == "wait":
+        if "wait" not in wrapper.keys:
+            raise _cannot(wrapper, intent)
+        return wrapper.key_index("wait")
+    if intent.kind == "type":
+        values = list(android.task.fields.values())[: wrapper.fields]
+        if intent.text not in values:
+            raise ValueError(f"ElementAction types field values only; {intent.text!r} is not one of {values}")
+        return wrapper.field_index(values.index(intent.text))
+    target = intent.target
+    if target is None:  # a swipe on the screen: on the first element that scrolls
+        target = next((Target(e.bounds, e.text) for e in wrapper.elements if e.flag("scrollable")), None)
+    slot = next((k for k, e in enumerate(wrapper.elements) if target and e.bounds == target.bounds), None)
+    if slot is None:
+        raise ValueError(f"{target.label if target else 'nothing that scrolls'!r} is not in ElementAction's slots")
+    kind = {
+        "tap": "tap",
+        "long_press": "long_press",
+        "scroll": f"scroll_{intent.direction}",
+        "swipe": f"scroll_{CONTENT.get(intent.direction, '')}",
+        "slide": f"slide_{round(intent.fraction * 10) * 10}",
+    }[intent.kind]
+    if kind not in wrapper.kinds:
+        raise _cannot(wrapper, intent)
+    index = wrapper.index(slot, kind)
+    if not wrapper.action_masks()[index]:  # (an oracle's actions are ones a masked policy may take)
+        raise ValueError(f"ElementAction masks {kind} on {target.label!r} (slot {slot}): it does not fit the element")
+    return index
+
+
+def _ui_element_action(wrapper: UIElementAction, intent: Intent) -> int:
+    if intent.kind == "key" and intent.text in [name for name, _ in wrapper.extras]:
+        return wrapper.max_elements + [name for name, _ in wrapper.extras].index(intent.text)
+    if intent.kind in ("tap", "scroll", "swipe") and intent.target is not None:
+        if intent.kind == "tap":
+            wanted = (intent.target.center, None)
+        else:
+            direction = intent.direction if intent.kind == "scroll" else CONTENT[intent.direction]
+            wanted = scroll_points(intent.target.bounds, direction)
+        for i, (_, action) in enumerate(wrapper.entries):
+            tgt = tuple(int(v) for v in action.tgt_coord) if wanted[1] is not None else None
+            if tuple(int(v) for v in action.coord) == wanted[0] and tgt == wanted[1]:
+                return i
+    raise _cannot(wrapper, intent)
+
+
+def _grid_actions(wrapper: DiscreteGridAction, intent: Intent) -> list[int]:
+    labels = wrapper.labels
+    if intent.kind == "key" and intent.text in labels:
+        return [labels.index(intent.text)]
+    if intent.kind == "type":
+        if f"type {intent.text!r}" in labels:
+            return [labels.index(f"type {intent.text!r}")]
+        if all(f"type {ch!r}" in labels for ch in intent.text):  # character by character
+            return [labels.index(f"type {ch!r}") for ch in intent.text]
+    if intent.kind in ("scroll", "swipe"):
+        finger = FINGER[intent.direction] if intent.kind == "scroll" else intent.direction
+        if f"swipe {finger} medium" in labels:
+            return [labels.index(f"swipe {finger} medium")]
+    if intent.kind in ("tap", "long_press", "slide") and intent.target is not None:
+        prefix = "tap" if intent.kind != "long_press" else "long press"
+        cells = [i for i, label in enumerate(labels) if label.startswith(prefix + " row ")]
+        if cells:
+            return [_nearest(wrapper, _point(intent), intent.target, cells)]
+    raise _cannot(wrapper, intent)
+
+
+def _typed_action(wrapper: MultiDiscreteAction | BoxAction, android: AndroidEnv, intent: Intent) -> Any:
+    """An action of a wrapper with action types and a position (multi-discrete grid cells, or a box)."""
+    name = {"tap": "tap", "slide": "tap", "long_press": "long_press", "wait": "none"}.get(intent.kind)
+    if intent.kind == "key":
+        name = intent.text
+    elif intent.kind in ("scroll", "swipe"):
+        name = "swipe_" + (FINGER[intent.direction] if intent.kind == "scroll" else intent.direction)
+    if name not in wrapper.types:
+        raise _cannot(wrapper, intent)
     width, height = android.screen_size
-    name = "tap" if intent.kind == "tap" else "swipe_up" if intent.kind == "scroll" else intent.target
-    x, y = _element(android, intent).center if intent.kind == "tap" else (width // 2, height // 2)
+    x, y = _point(intent) if intent.target is not None else (width // 2, height // 2)
+    if isinstance(wrapper, MultiDiscreteAction):
+        cells = range(wrapper.rows * wrapper.cols)
+        cell = _nearest(wrapper, (x, y), intent.target, cells) if intent.target is not None else len(cells) // 2
+        return np.array([wrapper.types.index(name), *divmod(cell, wrapper.cols)])
     scores = [1.0 if t == name else -1.0 for t in wrapper.types]
     return np.array([2 * x / (width - 1) - 1, 2 * y / (height - 1) - 1, *scores], dtype=np.float32)
 
 
-def _nearest(wrapper: Any, element: UIElement, cells: range) -> int:
-    """The grid cell whose tap lands on ``element`` (the one nearest its centre).
+def _point(intent: Intent) -> tuple[int, int]:
+    """Where on the target the intent acts: its centre, or a slider's position."""
+    if intent.kind == "slide":
+        return slider_point(intent.target.bounds, intent.fraction)
+    return intent.target.center
+
+
+def _nearest(wrapper: Any, point: tuple[int, int], target: Target, cells: Any) -> int:
+    """The grid cell nearest ``point`` whose tap lands on ``target``.
 
     Raises:
         ValueError: No cell of the grid lands on it.
     """
-    table, (cx, cy) = wrapper.table, element.center
+    table, (cx, cy) = wrapper.table, point
     best = min(cells, key=lambda i: (table[i].coord[0] - cx) ** 2 + (table[i].coord[1] - cy) ** 2)
-    left, top, right, bottom = element.bounds
+    left, top, right, bottom = target.bounds
     if not (left <= table[best].coord[0] < right and top <= table[best].coord[1] < bottom):
-        raise ValueError(f"no cell of the {wrapper.rows}x{wrapper.cols} grid lands on {element.label!r}")
+        raise ValueError(f"no cell of the {wrapper.rows}x{wrapper.cols} grid lands on {target.label!r}")
     return best

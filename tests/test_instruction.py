@@ -38,6 +38,17 @@ def test_the_observation_holds_the_screen_the_instruction_and_the_goal():
     env.close()
 
 
+def test_structured_fields_come_as_rows_of_tokens_when_asked():
+    env = _env(make_task({"family": "notes-word", "tier": "hard"}), fields=2, field_tokens=3)
+    assert env.observation_space["fields"].shape == (2, 3) and "fields" not in _env("notes-word").observation_space
+    obs, info = env.reset(seed=0)
+    assert (
+        np.array_equal(obs["fields"][0], HashTokenizer(1024, 3)(info["fields"]["word"])) and not obs["fields"][1].any()
+    )
+    with pytest.raises(ValueError, match="fields must be an int in 0..16, got 17"):
+        _env("notes-word", fields=17)
+
+
 def test_the_tokenizer_needs_no_vocabulary_and_pads_with_zero():
     tokens = HashTokenizer(vocab_size=64, max_tokens=5)
     ids = tokens("Open Clock")

@@ -68,9 +68,7 @@ SOLUTIONS = {
 
 
 def test_every_builtin_has_a_scripted_solution_and_a_gym_id():
-    from androidrl.solvers import SOLVERS  # (tests/test_solvers.py plays each through its config)
-
-    assert set(SOLUTIONS) <= set(builtin_specs()) == set(SOLVERS)
+    assert set(SOLUTIONS) <= set(builtin_specs())  # (tests/test_solvers.py plays each oracle through its config)
     assert sum(spec.stock_android for spec in builtin_specs().values()) >= 3
     for name in builtin_specs():
         assert gym_id(name) in gym.registry
@@ -181,7 +179,7 @@ DECLARED_NEEDS = {
     "airplane-clock": ["shell", "foreground"],
     "notes-word": ["ui"],
     "find-about-phone": ["ui"],
-    "wifi-on-logged": ["ui", "foreground", "logcat"],
+    "wifi-on-logged": ["ui", "shell", "foreground", "logcat"],  # (shell: its side-effect check)
 }
 
 

@@ -2,8 +2,10 @@
 
 UI conditions read the snapshot's XML (dumped at most once per step), shell conditions
 its cached command outputs, foreground conditions the ``mCurrentFocus`` line of
-``dumpsys window``, log conditions one ``logcat -d`` of the lines since the reset — so a
-step asks the device each thing at most once, whatever the number of conditions.
+``dumpsys window``, log conditions one ``logcat -d`` of the lines since the reset, and the
+Android-state conditions (``content``, ``setting``, ``file``, ``dumpsys``) the commands of
+:mod:`androidrl.tasks.state` — so a step asks the device each thing at most once, whatever
+the number of conditions.
 :func:`needs` says which of these a condition reads, before anything is asked.
 """
 
@@ -11,19 +13,25 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Callable
 
+from androidrl.tasks import state
 from androidrl.tasks.base import Needs
-from androidrl.tasks.spec import (
+from androidrl.tasks.schema import (
     AllCondition,
     AnyCondition,
     Condition,
+    ContentCondition,
+    DumpsysCondition,
+    FileCondition,
     ForegroundCondition,
     LogcatCondition,
     LogMatch,
     NodeCondition,
     NotCondition,
     Selector,
+    SettingCondition,
     ShellCondition,
 )
 from androidrl.ui import Snapshot
@@ -79,6 +87,10 @@ _LEAF_NEEDS = {
     ShellCondition: Needs.SHELL,
     ForegroundCondition: Needs.FOREGROUND,
     LogcatCondition: Needs.LOGCAT,
+    ContentCondition: Needs.SHELL,
+    SettingCondition: Needs.SHELL,
+    FileCondition: Needs.SHELL,
+    DumpsysCondition: Needs.SHELL,
 }
 
 
@@ -128,6 +140,16 @@ def holds(condition: Condition, snapshot: Snapshot, since: float = 0.0) -> bool:
         return _foreground_holds(condition, snapshot)
     if isinstance(condition, LogcatCondition):
         return any(_log_matches(condition.logcat, line) for line in log_lines(snapshot, condition.logcat, since))
+    if isinstance(condition, ContentCondition):
+        return _content_holds(condition, snapshot)
+    if isinstance(condition, SettingCondition):
+        return _setting_holds(condition, snapshot)
+    if isinstance(condition, FileCondition):
+        return _file_holds(condition, snapshot)
+    if isinstance(condition, DumpsysCondition):
+        query = condition.dumpsys
+        output = snapshot.shell(state.dumpsys_command(query.service, query.args)).text
+        return re.search(query.matches, output, re.MULTILINE) is not None
     if isinstance(condition, AllCondition):
         return all(holds(c, snapshot, since) for c in condition.all)
     if isinstance(condition, AnyCondition):
@@ -179,3 +201,42 @@ def _foreground_holds(condition: ForegroundCondition, snapshot: Snapshot) -> boo
         if activity != expected:
             return False
     return want.activity_regex is None or re.search(want.activity_regex, activity) is not None
+
+
+def _content_holds(condition: ContentCondition, snapshot: Snapshot) -> bool:
+    query = condition.content
+    command = state.content_query_command(query.uri, query.projection, query.where, query.sort)
+    rows = state.parse_rows(snapshot.shell(command).text, query.projection)
+    if query.rows is not None:
+        columns = sorted({column for row in query.rows for column in row})
+        got = Counter(tuple(row.get(c, "NULL") for c in columns) for row in rows)
+        want = Counter(tuple(state.as_text(row.get(c)) for c in columns) for row in query.rows)
+        return got == want
+    if query.count is not None:
+        return len(rows) == query.count
+    low = query.min_count if query.min_count is not None else (1 if query.max_count is None else 0)
+    return low <= len(rows) and (query.max_count is None or len(rows) <= query.max_count)
+
+
+def _setting_holds(condition: SettingCondition, snapshot: Snapshot) -> bool:
+    query = condition.setting
+    value = snapshot.shell(state.setting_command(query.namespace, query.key)).text.rstrip("\r\n")
+    if query.equals is not None:
+        return value == query.equals
+    if query.matches is not None:
+        return re.search(query.matches, value) is not None
+    return value in query.in_
+
+
+def _file_holds(condition: FileCondition, snapshot: Snapshot) -> bool:
+    query = condition.file
+    if query.contains is None and query.matches is None:
+        exists = snapshot.shell(state.file_exists_command(query.path)).exit_code == 0
+        return exists == query.exists
+    result = snapshot.shell(state.file_read_command(query.path))
+    if result.exit_code != 0:
+        return False
+    text = result.text
+    if query.contains is not None and query.contains not in text:
+        return False
+    return query.matches is None or re.search(query.matches, text, re.MULTILINE) is not None

@@ -1,4 +1,4 @@
-"""Built-in tasks, and turning whatever a user passes as ``task=`` into a Task."""
+"""Built-in tasks (the suite's families, at their base), and turning whatever a user passes as ``task=`` into a Task."""
 
 from __future__ import annotations
 
@@ -9,24 +9,20 @@ from typing import Any
 
 from androidrl.errors import TaskError
 from androidrl.tasks.base import IdleTask, Task
+from androidrl.tasks.family import family_specs, make_family_task
 from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
 from androidrl.tasks.spec_task import SpecTask
 from androidrl.tasks.suite import TaskSuite
 
-BUILTIN_DIR = Path(__file__).with_name("builtin")
-
 
 def builtin_specs() -> dict[str, TaskSpec]:
-    """Every built-in task spec by name, easiest first (as listed in the README)."""
-    return dict(_load_builtins())
+    """Every built-in task spec by name (every family of the suite), easiest first (as listed in the README)."""
+    return dict(_ordered())
 
 
 @functools.cache
-def _load_builtins() -> dict[str, TaskSpec]:  # specs are frozen: read the files once per process
-    specs = {}
-    for path in sorted(BUILTIN_DIR.glob("*.yaml")):
-        spec = load_spec(path)
-        specs[spec.name] = spec
+def _ordered() -> dict[str, TaskSpec]:
+    specs = family_specs()
     order = [
         "tap-target",
         "open-app",
@@ -53,6 +49,9 @@ def gym_id(name: str) -> str:
 def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any] | None) -> Task:
     """A Task from a Task, a spec (model or mapping), a built-in name, a YAML path, or a list of them (a suite).
 
+    A mapping with ``family`` is a family of the suite with its options
+    (``{family: wifi-on, tier: hard, split: test, reward_mode: time}``).
+
     Raises:
         TaskError: The name is neither built in nor a file, or the spec is invalid.
     """
@@ -67,6 +66,12 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any
         return make_suite(task)
     if isinstance(task, dict) and "suite" in task:  # {suite: [...], cycle: true}: every task in turn
         return make_suite(task["suite"], cycle=bool(task.get("cycle")), offset=int(task.get("offset", 0)))
+    if isinstance(task, dict) and "family" in task:
+        options = {k: v for k, v in task.items() if k != "family"}
+        unknown = sorted(set(options) - {"tier", "split", "reward_mode", "device_config"})
+        if unknown:
+            raise TaskError(f"a family task takes tier, split, reward_mode, device_config; got {unknown}")
+        return make_family_task(str(task["family"]), **options)
     if isinstance(task, dict):
         return SpecTask(parse_spec(task))
     if isinstance(task, (str, Path)):

@@ -79,6 +79,11 @@ class TaskSuite(Task):
         """The current episode's parameters."""
         return getattr(self.current, "params", {})
 
+    @property
+    def fields(self) -> dict[str, str]:
+        """The current episode's structured fields."""
+        return getattr(self.current, "fields", {})
+
     def setup(self, device: Device) -> None:
         """Every task's setup steps."""
         for task in self.tasks:

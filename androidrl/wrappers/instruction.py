@@ -3,7 +3,9 @@
 The observation becomes a Dict: the screen image (``screen``, and the clickable mask when
 there is one), the instruction as ``max_tokens`` integer token ids (``instruction``), and,
 when there is a goal to name, its indices (``goal``): for a task whose parameters are
-categorical, the index of each one's choice; for a suite, the task's index first. SB3's
+categorical, the index of each one's choice; for a suite, the task's index first. With
+``fields=N``, the episode's structured fields (MiniWoB's: the values an instruction names, such
+as the word to type) come as ``N`` rows of token ids (``fields``). SB3's
 ``MultiInputPolicy`` takes it; :class:`androidrl.train.extractors.InstructionExtractor`
 embeds the tokens beside the CNN.
 
@@ -80,6 +82,8 @@ class InstructionObservation(gym.ObservationWrapper):
             naming the length needed).
         vocab_size: Hash buckets for words (ids 1..vocab_size-1; 0 pads).
         goal: Add the goal's indices (the task of a suite, each categorical parameter's choice).
+        fields: Rows of field tokens (0: no ``fields`` key); a task's fields beyond them are left out.
+        field_tokens: Token ids per field value.
 
     Raises:
         ValueError: A task without an instruction, or a bad size.
@@ -96,6 +100,8 @@ class InstructionObservation(gym.ObservationWrapper):
         max_tokens: Annotated[int, Field(ge=1, le=256)] = 16,
         vocab_size: Annotated[int, Field(ge=2, le=1_000_000)] = 1024,
         goal: bool = True,
+        fields: Annotated[int, Field(ge=0, le=16)] = 0,
+        field_tokens: Annotated[int, Field(ge=1, le=64)] = 4,
     ) -> None:
         super().__init__(env)
         if not isinstance(env.unwrapped, AndroidEnv):
@@ -104,7 +110,12 @@ class InstructionObservation(gym.ObservationWrapper):
             raise ValueError(f"max_tokens must be an int in 1..256, got {max_tokens!r}")
         if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 2:
             raise ValueError(f"vocab_size must be an int >= 2, got {vocab_size!r}")
+        for name, value, low, high in (("fields", fields, 0, 16), ("field_tokens", field_tokens, 1, 64)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"{name} must be an int in {low}..{high}, got {value!r}")
         self.tokenizer = HashTokenizer(vocab_size, max_tokens)
+        self.fields = fields
+        self.field_tokenizer = HashTokenizer(vocab_size, field_tokens)
         self._tasks = _tasks(env)
         self._suite = isinstance(env.unwrapped.task, TaskSuite)
         self._params = sorted({name for task in self._tasks for name in _choices(task)})
@@ -117,9 +128,12 @@ class InstructionObservation(gym.ObservationWrapper):
         self.goal = goal and bool(sizes)
         if self.goal:
             spaces["goal"] = gym.spaces.MultiDiscrete(sizes)
+        if fields:
+            spaces["fields"] = gym.spaces.Box(0, vocab_size - 1, (fields, field_tokens), np.int64)
         self.observation_space = gym.spaces.Dict(spaces)
         self._tokens = np.zeros(max_tokens, dtype=np.int64)
         self._goal = np.zeros(len(sizes), dtype=np.int64)
+        self._fields = np.zeros((fields, field_tokens), dtype=np.int64)
         self._warned: set[str] = set()
 
     def reset(self, **kwargs: Any):
@@ -134,6 +148,9 @@ class InstructionObservation(gym.ObservationWrapper):
     def _read_task(self, info: dict[str, Any]) -> None:
         instruction = info.get("instruction") or ""
         self._tokens = self.tokenizer(instruction)
+        self._fields[:] = 0
+        for i, value in enumerate(list((info.get("fields") or {}).values())[: self.fields]):
+            self._fields[i] = self.field_tokenizer(value)
         needed = len(self.tokenizer.words(instruction))
         if needed > self.tokenizer.max_tokens and instruction not in self._warned:
             self._warned.add(instruction)
@@ -158,4 +175,6 @@ class InstructionObservation(gym.ObservationWrapper):
         out["instruction"] = self._tokens.copy()
         if self.goal:
             out["goal"] = self._goal.copy()
+        if self.fields:
+            out["fields"] = self._fields.copy()
         return out

@@ -1,0 +1,706 @@
+"""Parameter generators: what a task file's ``params`` draw each episode, from the env's seeded RNG.
+
+A parameter is a mapping with one kind key and, optionally, ``split``::
+
+    params:
+      target: {person: {ascii: true}}
+      others: {people: {count: "{n}", distinct_from: target}}
+      time: {time: {hours: [5, 11], minutes: [0, 15, 30, 45]}, split: hash}
+
+Kinds (each a small, general library; a family that needs more gets a new general kind):
+
+* ``choice: [...]`` one of the values; ``randint: [lo, hi]`` an int (inclusive);
+  ``number: {range: [lo, hi], step}``.
+* ``word``/``words: {count}``/``sentence: {words: [min, max]}`` from a named pool
+  (``pool: common | labels | event_titles``); ``filename: {ext, words}``; ``code: {digits}``.
+* ``person``/``people: {count}`` -> ``{first, last, name, phone, email}`` from fixed name pools,
+  phones unique in the ``+1 555-01xx`` range; ``ascii: true`` for names that must be typed.
+* ``time``/``times: {count}`` -> ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``.
+* ``date: {within_days: [lo, hi], weekdays_only}`` -> ``{year, month, day, weekday, text
+  ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
+* ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
+* Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
+  ``calls``, ``files`` — rows in the columns of AOSP's providers, ``include: PARAM`` putting a
+  target among the distractors.
+
+``distinct_from: PARAM`` (or a list of them) keeps a value (each element, for lists) different
+from earlier parameters' values. Counts and other numbers may be placeholders of earlier
+parameters (``count: "{n}"``). ``split: hash`` puts a value in the test split when a stable hash
+of it says so (about a quarter of the values); ``split: {train: [...], test: [...]}`` lists the
+values of each split. An episode of split ``train`` (``test``) only draws values of that split.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import unicodedata
+import zlib
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from androidrl.errors import TaskError
+from androidrl.tasks import placeholders, pools
+from androidrl.tasks.schema import Model
+from androidrl.tasks.steps import CHILDREN, PARENT_ID
+from androidrl.validation import format_errors
+
+#: Draws before a generator gives up looking for a value that is distinct and of the wanted split.
+MAX_ATTEMPTS = 200
+#: One in this many values falls in the test split under ``split: hash``.
+HASH_TEST_SHARE = 4
+#: The instant the docs' example instructions are drawn at (the virtual phone's default clock).
+DEFAULT_NOW = dt.datetime(2026, 6, 15, 9, 0, tzinfo=dt.timezone.utc)
+
+#: A count: a number, or a placeholder of an earlier int parameter (``"{n}"``).
+Count = Annotated[int, Field(ge=0, le=1000)] | Annotated[str, Field(pattern=r"^\{.*\}$")]
+ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+Refs = ParamName | tuple[ParamName, ...] | None
+
+
+# ---------------------------------------------------------------------------- kind arguments
+
+
+class _Args(Model):
+    """Arguments every kind takes."""
+
+    distinct_from: Refs = None
+
+
+class NumberArgs(_Args):
+    """``number``: ``lo``, ``lo + step``, ... up to ``hi``."""
+
+    range: tuple[float, float]
+    step: float = Field(default=1, gt=0)
+
+    @model_validator(mode="after")
+    def _order(self) -> NumberArgs:
+        if self.range[0] > self.range[1]:
+            raise ValueError(f"range low > high: {list(self.range)}")
+        if (self.range[1] - self.range[0]) / self.step > 1e6:
+            raise ValueError("range / step allows more than a million values")
+        return self
+
+
+class WordArgs(_Args):
+    """``word``: one word of a pool."""
+
+    pool: Literal["common", "labels", "event_titles"] = "common"
+
+
+class WordsArgs(WordArgs):
+    """``words``: ``count`` distinct words of a pool, joined by spaces."""
+
+    count: Count = 2
+
+
+class SentenceArgs(WordArgs):
+    """``sentence``: a capitalised run of ``words`` words (a range) ending with a full stop."""
+
+    words: tuple[Annotated[int, Field(ge=1, le=30)], Annotated[int, Field(ge=1, le=30)]] = (3, 6)
+
+
+class FilenameArgs(_Args):
+    """``filename``: words joined by ``_`` and an extension (one of ``ext``)."""
+
+    ext: tuple[Annotated[str, Field(pattern=r"^[a-z0-9]{1,8}$")], ...] = Field(default=("txt",), min_length=1)
+    words: int = Field(default=2, ge=1, le=4)
+
+
+class CodeArgs(_Args):
+    """``code``: a string of ``digits`` digits."""
+
+    digits: int = Field(default=4, ge=1, le=12)
+
+
+class PersonArgs(_Args):
+    """``person``: a name from the pools with a unique phone number and an email."""
+
+    ascii: bool = False
+
+
+class PeopleArgs(PersonArgs):
+    """``people``: ``count`` distinct persons."""
+
+    count: Count = 3
+
+
+Hour = Annotated[int, Field(ge=0, le=23)]
+Minute = Annotated[int, Field(ge=0, le=59)]
+
+
+class TimeArgs(_Args):
+    """``time``: an hour in ``hours`` (inclusive range) and a minute of ``minutes`` (the choices)."""
+
+    hours: tuple[Hour, Hour] = (0, 23)
+    minutes: tuple[Minute, ...] = Field(default=tuple(range(0, 60, 5)), min_length=1)
+
+    @model_validator(mode="after")
+    def _order(self) -> TimeArgs:
+        if self.hours[0] > self.hours[1]:
+            raise ValueError(f"hours low > high: {list(self.hours)}")
+        return self
+
+
+class TimesArgs(TimeArgs):
+    """``times``: ``count`` distinct times."""
+
+    count: Count = 3
+
+
+Days = Annotated[int, Field(ge=-3650, le=3650)]
+
+
+class DateArgs(_Args):
+    """``date``: a day ``within_days`` (inclusive range) of the phone's today."""
+
+    within_days: tuple[Days, Days] = (1, 30)
+    weekdays_only: bool = False
+
+    @model_validator(mode="after")
+    def _order(self) -> DateArgs:
+        if self.within_days[0] > self.within_days[1]:
+            raise ValueError(f"within_days low > high: {list(self.within_days)}")
+        return self
+
+
+class FromArgs(_Args):
+    """``pick``/``shuffle``: an earlier list parameter."""
+
+    from_: ParamName = Field(alias="from")
+
+
+class SampleArgs(FromArgs):
+    """``sample``: ``k`` distinct elements of an earlier list parameter."""
+
+    k: Count
+
+
+class AlarmsArgs(TimesArgs):
+    """``alarms``: DeskClock alarm rows (AOSP ``ClockContract.AlarmsColumns``)."""
+
+    include: ParamName | None = None  # a time parameter: one alarm at that time
+    labels: bool = False  # a label from the ``labels`` pool, else none
+    enabled: bool | None = None  # None: each alarm on or off at random
+
+
+class ContactsArgs(PeopleArgs):
+    """``contacts``: contact rows (a raw contact with name, phone and email data rows)."""
+
+    include: ParamName | None = None  # a person parameter among them
+    from_: ParamName | None = Field(default=None, alias="from")  # exactly these persons (a people parameter)
+
+
+class EventsArgs(DateArgs):
+    """``events``: Calendar event rows (AOSP ``CalendarContract.Events``)."""
+
+    count: Count = 3
+    include: ParamName | None = None  # a date parameter: one event that day
+    hours: tuple[Hour, Hour] = (8, 18)
+    calendar_id: int = Field(default=1, ge=1)
+
+
+class MessagesArgs(_Args):
+    """``messages``: SMS inbox rows (AOSP ``Telephony.Sms``) from ``from`` (people) or new persons."""
+
+    count: Count = 3
+    from_: ParamName | None = Field(default=None, alias="from")
+    within_days: tuple[Days, Days] = (-30, 0)
+
+
+class CallsArgs(MessagesArgs):
+    """``calls``: call log rows (AOSP ``CallLog.Calls``)."""
+
+
+class FilesArgs(FilenameArgs):
+    """``files``: files to write (``{path, content}``), for the ``file`` reset step."""
+
+    count: Count = 3
+    dir: str = Field(default="/sdcard/Download", pattern=r"^/[A-Za-z0-9_./-]+$")
+    include: ParamName | None = None  # a filename parameter among them
+
+
+# ---------------------------------------------------------------------------- the context
+
+
+@dataclass
+class Draw:
+    """What a generator draws with: the RNG, the values so far, the split, the phone's clock.
+
+    Args:
+        rng: The env's seeded RNG.
+        split: ``train`` or ``test``: the values a split parameter may take.
+        now: The phone's current time (read over adb once, when a generator first needs it).
+        values: The parameters drawn so far, by name.
+    """
+
+    rng: np.random.Generator
+    split: Literal["train", "test"] = "train"
+    now: Callable[[], dt.datetime] = field(default=lambda: DEFAULT_NOW)
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def index(self, n: int) -> int:
+        """A uniform index in ``0..n-1``."""
+        return int(self.rng.integers(n))
+
+    def pick(self, items: Any) -> Any:
+        """A uniform element of a sequence."""
+        return items[self.index(len(items))]
+
+
+# ---------------------------------------------------------------------------- one value of each kind
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def _one_number(args: NumberArgs, draw: Draw) -> int | float:
+    low, high = args.range
+    steps = int((high - low) // args.step)
+    value = low + args.step * int(draw.rng.integers(steps + 1))
+    return int(value) if all(float(v).is_integer() for v in (low, args.step)) else round(value, 10)
+
+
+def _one_word(args: WordArgs, draw: Draw) -> str:
+    return draw.pick(pools.POOLS[args.pool])
+
+
+def _one_sentence(args: SentenceArgs, draw: Draw) -> str:
+    low, high = sorted(args.words)
+    n = int(draw.rng.integers(low, high + 1))
+    words = [draw.pick(pools.POOLS[args.pool]) for _ in range(n)]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:] + "."
+
+
+def _one_filename(args: FilenameArgs, draw: Draw) -> str:
+    words = [draw.pick(pools.WORDS) for _ in range(args.words)]
+    return "_".join(words) + "." + draw.pick(args.ext)
+
+
+def _one_code(args: CodeArgs, draw: Draw) -> str:
+    return "".join(str(d) for d in draw.rng.integers(0, 10, size=args.digits).tolist())
+
+
+def _one_person(args: PersonArgs, draw: Draw) -> dict[str, str]:
+    names = [n for n in pools.GIVEN_NAMES if not args.ascii or n.isascii()]
+    families = [n for n in pools.FAMILY_NAMES if not args.ascii or n.isascii()]
+    first, last = draw.pick(names), draw.pick(families)
+    number = f"+1 555-01{draw.index(100):02d}"
+    email = f"{_ascii(first)}.{_ascii(last)}@example.com".lower().replace(" ", "")
+    return {"first": first, "last": last, "name": f"{first} {last}", "phone": number, "email": email}
+
+
+def time_value(hour: int, minute: int) -> dict[str, Any]:
+    """A time as the generators give it: ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``."""
+    twelve = hour % 12 or 12
+    return {
+        "hour": hour,
+        "minute": minute,
+        "text": f"{twelve}:{minute:02d} {'AM' if hour < 12 else 'PM'}",
+        "text24": f"{hour:02d}:{minute:02d}",
+    }
+
+
+def _one_time(args: TimeArgs, draw: Draw) -> dict[str, Any]:
+    low, high = args.hours
+    return time_value(int(draw.rng.integers(low, high + 1)), draw.pick(args.minutes))
+
+
+def date_value(day: dt.date, tz: dt.tzinfo) -> dict[str, Any]:
+    """A date as the generators give it; ``millis`` is the day's local midnight since the epoch."""
+    midnight = dt.datetime(day.year, day.month, day.day, tzinfo=tz)
+    return {
+        "year": day.year,
+        "month": day.month,
+        "day": day.day,
+        "weekday": day.strftime("%A"),
+        "text": f"{day.strftime('%a')}, {day.strftime('%b')} {day.day}",
+        "iso": day.isoformat(),
+        "millis": int(midnight.timestamp()) * 1000,
+    }
+
+
+def _one_date(args: DateArgs, draw: Draw) -> dict[str, Any]:
+    now = draw.now()
+    low, high = args.within_days
+    offsets = [d for d in range(low, high + 1) if not args.weekdays_only or (now + dt.timedelta(days=d)).weekday() < 5]
+    if not offsets:
+        raise TaskError(f"no weekday within {list(args.within_days)} days of {now.date().isoformat()}")
+    return date_value(now.date() + dt.timedelta(days=draw.pick(offsets)), now.tzinfo or dt.timezone.utc)
+
+
+def _list_param(draw: Draw, name: str, kind: str) -> list[Any]:
+    value = draw.values[name]
+    if not isinstance(value, (list, tuple)):
+        raise TaskError(f"{kind} from {name!r}: {name} is {value!r}, not a list")
+    return list(value)
+
+
+def _one_pick(args: FromArgs, draw: Draw) -> Any:
+    items = _list_param(draw, args.from_, "pick")
+    if not items:
+        raise TaskError(f"pick from {args.from_!r}: the list is empty")
+    return draw.pick(items)
+
+
+def _one_sample(args: SampleArgs, draw: Draw) -> list[Any]:
+    items = _list_param(draw, args.from_, "sample")
+    if args.k > len(items):
+        raise TaskError(f"sample of {args.k} from {args.from_!r}: the list has {len(items)}")
+    return [items[i] for i in draw.rng.permutation(len(items))[: args.k].tolist()]
+
+
+def _one_shuffle(args: FromArgs, draw: Draw) -> list[Any]:
+    items = _list_param(draw, args.from_, "shuffle")
+    return [items[i] for i in draw.rng.permutation(len(items)).tolist()]
+
+
+# ---------------------------------------------------------------------------- records
+
+
+def _alarm_row(time: dict[str, Any], args: AlarmsArgs, draw: Draw) -> dict[str, Any]:
+    enabled = args.enabled if args.enabled is not None else bool(draw.index(2))
+    label = draw.pick(pools.LABELS) if args.labels else ""
+    return {
+        "hour": time["hour"],
+        "minutes": time["minute"],
+        "enabled": int(enabled),
+        "daysofweek": 0,
+        "vibrate": 1,
+        "label": label,
+    }
+
+
+#: Where contacts go: a raw contact, then its data rows (``$parent_id`` is the raw contact's ``_id``).
+CONTACTS_DATA = "content://com.android.contacts/data"
+
+
+def contact_row(person: dict[str, str]) -> dict[str, Any]:
+    """The insert row of a contact: a ``raw_contacts`` row whose ``_children`` are its name, phone and email."""
+    parent = PARENT_ID
+    data = [
+        {
+            "raw_contact_id": parent,
+            "mimetype": "vnd.android.cursor.item/name",
+            "data1": person["name"],
+            "data2": person["first"],
+            "data3": person["last"],
+        },
+        {
+            "raw_contact_id": parent,
+            "mimetype": "vnd.android.cursor.item/phone_v2",
+            "data1": person["phone"],
+            "data2": 2,
+        },
+        {
+            "raw_contact_id": parent,
+            "mimetype": "vnd.android.cursor.item/email_v2",
+            "data1": person["email"],
+            "data2": 1,
+        },
+    ]
+    return {"account_name": None, "account_type": None, CHILDREN: [{"uri": CONTACTS_DATA, "rows": data}]}
+
+
+def _event_row(date: dict[str, Any], args: EventsArgs, draw: Draw) -> dict[str, Any]:
+    low, high = args.hours
+    start = date["millis"] + (int(draw.rng.integers(low, high + 1)) * 60 + draw.pick((0, 30))) * 60_000
+    return {
+        "calendar_id": args.calendar_id,
+        "title": draw.pick(pools.EVENT_TITLES),
+        "dtstart": start,
+        "dtend": start + draw.pick((30, 60, 90)) * 60_000,
+        "eventTimezone": "UTC",
+        "allDay": 0,
+    }
+
+
+def _when(args: MessagesArgs, draw: Draw) -> int:
+    """Milliseconds since the epoch, uniform within ``within_days`` of the phone's now."""
+    low, high = args.within_days
+    return (int(draw.now().timestamp()) + int(draw.rng.integers(low * 86_400, high * 86_400 + 1))) * 1000
+
+
+def _sender(args: MessagesArgs, draw: Draw) -> dict[str, str]:
+    if args.from_ is not None:
+        return draw.pick(_list_param(draw, args.from_, "messages"))
+    return _one_person(PersonArgs(), draw)
+
+
+def _message_row(person: dict[str, str], args: MessagesArgs, draw: Draw) -> dict[str, Any]:
+    body = _one_sentence(SentenceArgs(), draw)
+    return {"address": person["phone"], "body": body, "type": 1, "read": 1, "date": _when(args, draw)}
+
+
+def _call_row(person: dict[str, str], args: CallsArgs, draw: Draw) -> dict[str, Any]:
+    return {
+        "number": person["phone"],
+        "name": person["name"],
+        "type": draw.pick((1, 2, 3)),  # incoming, outgoing, missed
+        "duration": int(draw.rng.integers(0, 1200)),
+        "date": _when(args, draw),
+    }
+
+
+def _file_row(name: str, args: FilesArgs, draw: Draw) -> dict[str, str]:
+    return {"path": f"{args.dir.rstrip('/')}/{name}", "content": _one_sentence(SentenceArgs(), draw) + "\n"}
+
+
+# ---------------------------------------------------------------------------- the kinds
+
+
+def _canonical(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def identity(value: Any) -> str:
+    """What names a value for splits and ``distinct_from``: a mapping's ``name``/``text``/``path``, else its text."""
+    if isinstance(value, dict):
+        for key in ("name", "text", "path"):
+            if key in value:
+                return str(value[key])
+    return _canonical(value)
+
+
+def _keys(value: Any) -> set[Hashable]:
+    """The keys two values must not share to be distinct (a person: neither name nor phone)."""
+    if isinstance(value, dict) and "phone" in value:
+        return {("name", value["name"]), ("phone", value["phone"])}
+    return {identity(value)}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A generator kind: its arguments, how it draws one value, and what a value offers to placeholders.
+
+    ``element`` draws one value; a kind with ``listed`` draws ``count`` distinct ones (and, with
+    ``row``, turns each into a provider row, after putting its ``include`` among them).
+    """
+
+    args: type[BaseModel]
+    element: Callable[[Any, Draw], Any]
+    fields: frozenset[str] | None = frozenset()  # the keys of a value's mapping (None: a list, or unknown)
+    listed: bool = False
+    row: Callable[[Any, Any, Draw], Any] | None = None
+    repeats: bool = False  # (listed) elements may repeat: a sender writes several messages
+
+
+_PERSON = frozenset({"first", "last", "name", "phone", "email"})
+_TIME = frozenset({"hour", "minute", "text", "text24"})
+_DATE = frozenset({"year", "month", "day", "weekday", "text", "iso", "millis"})
+
+KINDS: dict[str, Kind] = {
+    "number": Kind(NumberArgs, _one_number),
+    "word": Kind(WordArgs, _one_word),
+    "words": Kind(WordsArgs, _one_word, listed=True),  # (joined into one string)
+    "sentence": Kind(SentenceArgs, _one_sentence),
+    "filename": Kind(FilenameArgs, _one_filename),
+    "code": Kind(CodeArgs, _one_code),
+    "person": Kind(PersonArgs, _one_person, _PERSON),
+    "people": Kind(PeopleArgs, _one_person, listed=True, fields=None),
+    "time": Kind(TimeArgs, _one_time, _TIME),
+    "times": Kind(TimesArgs, _one_time, listed=True, fields=None),
+    "date": Kind(DateArgs, _one_date, _DATE),
+    "pick": Kind(FromArgs, _one_pick, fields=None),
+    "sample": Kind(SampleArgs, _one_sample, fields=None),
+    "shuffle": Kind(FromArgs, _one_shuffle, fields=None),
+    "alarms": Kind(AlarmsArgs, _one_time, listed=True, row=_alarm_row, fields=None),
+    "contacts": Kind(ContactsArgs, _one_person, None, listed=True, row=lambda person, args, draw: contact_row(person)),
+    "events": Kind(EventsArgs, _one_date, listed=True, row=_event_row, fields=None),
+    "messages": Kind(MessagesArgs, _sender, None, listed=True, row=_message_row, repeats=True),
+    "calls": Kind(CallsArgs, _sender, None, listed=True, row=_call_row, repeats=True),
+    "files": Kind(FilesArgs, _one_filename, listed=True, row=_file_row, fields=None),
+}
+
+
+# ---------------------------------------------------------------------------- a parameter
+
+
+class ExplicitSplit(Model):
+    """The values of each split, as lists (compared by :func:`identity`)."""
+
+    train: tuple[Any, ...] | None = None
+    test: tuple[Any, ...] = Field(min_length=1)
+
+
+class Param(Model):
+    """A random parameter: exactly one kind (see the module's docs), and an optional ``split``."""
+
+    choice: tuple[str | int | float | bool | dict[str, Any] | list[Any], ...] | None = Field(default=None, min_length=1)
+    randint: tuple[int, int] | None = None
+    number: NumberArgs | None = None
+    word: WordArgs | None = None
+    words: WordsArgs | None = None
+    sentence: SentenceArgs | None = None
+    filename: FilenameArgs | None = None
+    code: CodeArgs | None = None
+    person: PersonArgs | None = None
+    people: PeopleArgs | None = None
+    time: TimeArgs | None = None
+    times: TimesArgs | None = None
+    date: DateArgs | None = None
+    pick: FromArgs | None = None
+    sample: SampleArgs | None = None
+    shuffle: FromArgs | None = None
+    alarms: AlarmsArgs | None = None
+    contacts: ContactsArgs | None = None
+    events: EventsArgs | None = None
+    messages: MessagesArgs | None = None
+    calls: CallsArgs | None = None
+    files: FilesArgs | None = None
+    split: Literal["hash"] | ExplicitSplit | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Param:
+        kinds = [name for name in ("choice", "randint", *KINDS) if getattr(self, name) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"a param needs exactly one of choice, randint, {', '.join(KINDS)}; got {kinds or 'none'}")
+        if self.randint is not None and self.randint[0] > self.randint[1]:
+            raise ValueError(f"randint low > high: {list(self.randint)}")
+        if isinstance(self.split, ExplicitSplit) and self.choice is not None:
+            known = {identity(c) for c in self.choice}
+            for name in ("train", "test"):
+                values = getattr(self.split, name) or ()
+                if values and not known & {identity(v) for v in values}:
+                    raise ValueError(f"split.{name}: none of {list(values)} is a choice")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """Which kind of value this is (``choice``, ``person``...)."""
+        return next(name for name in ("choice", "randint", *KINDS) if getattr(self, name) is not None)
+
+    @property
+    def args(self) -> Any:
+        """The kind's arguments (the choices, the randint bounds, or its arguments model)."""
+        return getattr(self, self.kind)
+
+    def references(self) -> list[str]:
+        """The earlier parameters this one reads (``distinct_from``, ``include``, ``from``, placeholders)."""
+        if self.kind in ("choice", "randint"):
+            return []
+        args = self.args
+        refs = args.distinct_from if isinstance(args.distinct_from, tuple) else (args.distinct_from,)
+        names = [r for r in refs if r]
+        names += [v for k in ("include", "from_") if isinstance(v := getattr(args, k, None), str)]
+        names += [p.name for _, text in placeholders.strings(args.model_dump()) for p in placeholders.find(text)]
+        return list(dict.fromkeys(names))
+
+    def fields(self) -> frozenset[str] | None:
+        """The keys placeholders may read from a value (None: unknown, checked when filled)."""
+        if self.choice is not None:
+            maps = [c for c in self.choice if isinstance(c, dict)]
+            return (
+                frozenset.intersection(*(frozenset(c) for c in maps)) if len(maps) == len(self.choice) else frozenset()
+            )
+        if self.randint is not None:
+            return frozenset()
+        return KINDS[self.kind].fields
+
+
+def in_split(value: Any, split: Literal["hash"] | ExplicitSplit | None, which: str) -> bool:
+    """Whether ``value`` belongs to split ``which`` (``train``/``test``) under a parameter's ``split``."""
+    if split is None:
+        return True
+    name = identity(value)
+    if split == "hash":
+        test = zlib.crc32(name.encode()) % HASH_TEST_SHARE == 0
+    else:
+        test = name in {identity(v) for v in split.test}
+        if which == "train" and split.train is not None:
+            return name in {identity(v) for v in split.train}
+    return test == (which == "test")
+
+
+def draw_param(name: str, param: Param, draw: Draw) -> Any:
+    """One value of ``param`` (named ``name`` in messages), drawn with ``draw``.
+
+    Raises:
+        TaskError: No value of the episode's split (or distinct enough) in :data:`MAX_ATTEMPTS` draws,
+            or arguments that do not fit once their placeholders are filled.
+    """
+    for _ in range(MAX_ATTEMPTS):
+        value = _draw_once(name, param, draw)
+        if in_split(value, param.split, draw.split):
+            return value
+    raise TaskError(f"params.{name}: no value of the {draw.split} split in {MAX_ATTEMPTS} draws")
+
+
+def _draw_once(name: str, param: Param, draw: Draw) -> Any:
+    if param.choice is not None:
+        return draw.pick(param.choice)
+    if param.randint is not None:
+        low, high = param.randint
+        return int(draw.rng.integers(low, high + 1))
+    kind, args = KINDS[param.kind], _filled_args(name, param, draw)
+    avoid = set().union(*(_avoided(draw, ref) for ref in _refs(args.distinct_from)))
+    if not kind.listed:
+        return _distinct(name, lambda: kind.element(args, draw), avoid)
+    include = getattr(args, "include", None)
+    if param.kind == "words":
+        return " ".join(_distinct_list(name, kind, args, draw, avoid, args.count))
+    if getattr(args, "from_", None) is not None and not kind.repeats:  # the rows of exactly these values
+        elements = _list_param(draw, args.from_, param.kind)
+    elif include is not None:
+        target = draw.values[include]
+        avoid |= _keys(target)
+        others = _distinct_list(name, kind, args, draw, avoid, max(0, args.count - 1))
+        elements = [*others[: (at := draw.index(len(others) + 1))], target, *others[at:]]
+    else:
+        elements = _distinct_list(name, kind, args, draw, avoid, args.count)
+    return [kind.row(e, args, draw) for e in elements] if kind.row else elements
+
+
+def _refs(refs: Any) -> tuple[str, ...]:
+    return refs if isinstance(refs, tuple) else (refs,) if refs else ()
+
+
+def _avoided(draw: Draw, ref: str) -> set[Hashable]:
+    value = draw.values[ref]
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return set().union(*(_keys(item) for item in items)) if items else set()
+
+
+def _distinct(name: str, one: Callable[[], Any], avoid: set[Hashable]) -> Any:
+    for _ in range(MAX_ATTEMPTS):
+        value = one()
+        if not _keys(value) & avoid:
+            return value
+    raise TaskError(f"params.{name}: no value distinct from the others in {MAX_ATTEMPTS} draws")
+
+
+def _distinct_list(name: str, kind: Kind, args: Any, draw: Draw, avoid: set[Hashable], count: int) -> list[Any]:
+    """``count`` elements of ``kind``, none sharing a key with ``avoid`` or (unless it repeats) each other."""
+    elements: list[Any] = []
+    seen = set(avoid)
+    for _ in range(count):
+        value = _distinct(name, lambda: kind.element(args, draw), seen)
+        if not kind.repeats:
+            seen |= _keys(value)
+        elements.append(value)
+    return elements
+
+
+def _filled_args(name: str, param: Param, draw: Draw) -> Any:
+    """The kind's arguments with placeholders of earlier parameters filled (``count: "{n}"``)."""
+    args = param.args
+    data = args.model_dump(by_alias=True, exclude_unset=True)
+    if not placeholders.has_placeholders(data):
+        return args
+    try:
+        return type(args).model_validate(placeholders.fill(data, draw.values))
+    except ValidationError as err:
+        raise TaskError(f"params.{name}.{param.kind}: {format_errors(err)}") from None
+
+
+def draw_params(params: dict[str, Param], draw: Draw) -> dict[str, Any]:
+    """Every parameter, in order (each may read the earlier ones), into ``draw.values``."""
+    for name, param in params.items():
+        draw.values[name] = draw_param(name, param, draw)
+    return draw.values

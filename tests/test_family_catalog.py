@@ -1,0 +1,111 @@
+"""The families folder: its rules, listings and filters, suites, gym ids per tier, and the generated docs page."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from androidrl import AndroidEnv, TaskError, VirtualDevice
+from androidrl.tasks import (
+    SpecTask,
+    builtin_specs,
+    family_gym_ids,
+    family_names,
+    family_specs,
+    gym_id,
+    list_families,
+    make_family_suite,
+    make_task,
+)
+from androidrl.tasks.catalog import render_tasks_page
+from androidrl.tasks.spec import TIERS
+
+DOCS = Path(__file__).parents[1] / "docs" / "tasks.md"
+FAMILY = """name: {name}
+category: {category}
+instruction: Turn on Wi-Fi
+tiers: {tiers}
+success: {{setting: {{namespace: global, key: wifi_on, equals: "1"}}}}
+oracle: {oracle}
+"""
+
+
+def write(folder: Path, directory: str, file: str, **fields: str) -> None:
+    values = {"name": file.removesuffix(".yaml").replace("_", "-"), "category": directory, "oracle": "[{key: back}]"}
+    values["tiers"] = "{easy: {}, medium: {}, hard: {}}"
+    values.update(fields)
+    (folder / directory).mkdir(parents=True, exist_ok=True)
+    (folder / directory / file).write_text(FAMILY.format(**values))
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"category": "gestures"}, "category: 'gestures', but the file is in settings/"),
+        (
+            {"tiers": "{easy: {}, hard: {}}"},
+            "tiers: a family has all of ['easy', 'medium', 'hard']; missing ['medium']",
+        ),
+        ({"oracle": "[]"}, "oracle: a family needs a scripted solution"),
+        ({"name": "wifi-on"}, "name: 'wifi-on', but the file is wifi_up.yaml (expected wifi_on.yaml)"),
+        ({"tiers": "{easy: {max_steps: 0}, medium: {}, hard: {}}"}, "tiers.easy.max_steps: Input should be greater"),
+    ],
+)
+def test_a_family_file_that_breaks_the_rules_is_refused_by_name(tmp_path, fields, message):
+    write(tmp_path, "settings", "wifi_up.yaml", **fields)
+    with pytest.raises(TaskError, match=re.escape(message)) as info:
+        family_specs(tmp_path)
+    assert "wifi_up.yaml" in str(info.value)
+
+
+def test_the_shipped_families_are_the_builtins_and_keep_their_names_and_ids():
+    specs = family_specs()
+    assert set(specs) == set(builtin_specs()) and len(specs) >= 14
+    assert {s.category for s in specs.values()} >= {"navigation", "gestures", "text-entry", "settings", "cross-app"}
+    assert gym_id("wifi-on") == "androidrl/WifiOn-v0" and make_task("wifi-on").tier is None
+    assert all(set(spec.tiers) == set(TIERS) and spec.oracle for spec in specs.values())
+
+
+def test_families_are_listed_and_filtered_by_category_app_and_stock():
+    assert {f.name for f in list_families(categories=["text-entry"])} == {"notes-word"}
+    assert {f.name for f in list_families(apps=["com.androidrl.practice"])} == {"tap-target"}
+    assert {f.name for f in list_families(stock_android=False)} == {"tap-target", "notes-word"}
+    (wifi,) = list_families(families=["wifi-on"])
+    assert wifi.max_steps == {"easy": 10, "medium": 30, "hard": 30} and wifi.path.exists()
+    with pytest.raises(TaskError, match=r"unknown category \['sports'\]"):
+        list_families(categories=["sports"])
+
+
+def test_suites_gym_ids_and_task_mappings_of_families():
+    suite = make_family_suite(tier="hard", categories=["gestures"], reward_mode="time")
+    assert sorted(suite.names) == ["find-about-phone", "tap-target"]
+    assert all(t.tier == "hard" and t.reward_mode == "time" for t in suite.tasks)
+    with pytest.raises(TaskError, match="no family has"):
+        make_family_suite(categories=["settings"], apps=["com.androidrl.notes"])
+    with pytest.raises(TaskError, match="tier must be one of"):
+        make_family_suite(tier="expert")
+    with pytest.raises(TaskError, match=r"unknown suite 'android-world'; there are \['all'\]"):
+        make_family_suite("android-world")
+    ids = dict(family_gym_ids())
+    assert len(ids) == 3 * len(family_specs()) and family_names() == sorted(family_specs())
+    assert ids["androidrl/WifiOn-Easy-v0"] == {"task": {"family": "wifi-on", "tier": "easy"}}
+    env = AndroidEnv(VirtualDevice(width=360, height=800, density=160), **ids["androidrl/TapTarget-Hard-v0"])
+    _, info = env.reset(seed=0)
+    assert isinstance(env.task, SpecTask) and info["tier"] == "hard" and env.max_steps == 10
+    task = make_task({"family": "notes-word", "tier": "medium", "split": "test"})
+    assert (task.tier, task.split) == ("medium", "test")
+    with pytest.raises(
+        TaskError, match=r"a family task takes tier, split, reward_mode, device_config; got \['level'\]"
+    ):
+        make_task({"family": "wifi-on", "level": 3})
+
+
+def test_the_docs_page_is_generated_from_the_family_files():
+    page = DOCS.read_text(encoding="utf-8")
+    lengths = {}
+    for row in re.finditer(
+        r"^\| \[([a-z0-9-]+)\]\(#[a-z0-9-]+\) \|.*\| ([0-9?]+) / ([0-9?]+) / ([0-9?]+) \|$", page, re.M
+    ):
+        lengths.update({(row[1], tier): int(n) for tier, n in zip(TIERS, row.groups()[1:]) if n != "?"})
+    assert len(lengths) == 3 * len(family_specs())
+    assert render_tasks_page(lengths) == page, "docs/tasks.md is out of date: run python scripts/tasks_doc.py"
