@@ -18,12 +18,16 @@ import numpy as np
 
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
+from androidrl.spaces import EnvAction
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.framework.metrics import check_display
 from androidrl.virtual.ui.uixml import hierarchy_tree
 from androidrl.virtual.ui.views import View
 
 _serials = itertools.count()
+#: How much phone time one action takes on a stepped clock (about what a person or an agent spends on one).
+STEP_SECONDS = 1.0
 
 
 class VirtualDevice(Device):
@@ -34,6 +38,10 @@ class VirtualDevice(Device):
             from ``phone_kwargs`` (``width``, ``height``, ``density``, ``seed``...).
         serial: The device's serial (default ``virtual-N``).
         timeout: Default timeout of one call, in seconds.
+
+    A phone made here has a *stepped* clock (:mod:`androidrl.virtual.system.clock`): its time moves
+    :data:`STEP_SECONDS` before each action an env performs (a NONE action too) and by what ``sleep`` waits, never
+    with the host's clock, so an episode replays exactly under its seed.
 
     Example:
         >>> device = VirtualDevice(width=360, height=800, density=160)
@@ -59,15 +67,27 @@ class VirtualDevice(Device):
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone
-        self._phone_kwargs = {"serial": self.serial, **phone_kwargs}
+        self._phone_kwargs = {"serial": self.serial, "clock": None, **phone_kwargs}
         self._tree: tuple[View, str, ET.Element] | None = None  # (window, package, its elements)
 
     @property
     def phone(self) -> VirtualPhone:
         """The phone (created on first use)."""
         if self._phone is None:
-            self._phone = VirtualPhone(**self._phone_kwargs)
+            kwargs = self._phone_kwargs
+            self._phone = VirtualPhone(**{**kwargs, "clock": kwargs["clock"] or Clock(stepped=True)})
         return self._phone
+
+    def perform(self, action: EnvAction) -> str:
+        """As :meth:`Device.perform`, after the phone's time moved by :data:`STEP_SECONDS` on a stepped clock.
+
+        (The time passes before the action, as an agent looks before it acts: what the action
+        logs or stamps comes after everything the previous step saw.)
+        """
+        clock = self.phone.clock
+        if clock.stepped:
+            clock.advance(STEP_SECONDS)
+        return super().perform(action)
 
     def connect(self) -> None:
         """Create the phone if needed and check that it is online."""

@@ -25,6 +25,7 @@ from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
 from androidrl.virtual.shell.stdin import Stdin
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.power import PhoneOfflineError
@@ -54,6 +55,8 @@ class VirtualPhone(PhoneCore):
         model: ``ro.product.model``.
         sdk: ``ro.build.version.sdk``; below 29 ``screencap`` writes the 12-byte raw header.
         boot_seconds: How long ``reboot`` keeps the phone offline.
+        clock: The phone's clock (default: realtime, from 2026-06-15 09:00 UTC; see
+            :mod:`androidrl.virtual.system.clock`).
 
     Attributes:
         command_log: The most recent shell command lines received, oldest first (like a device log).
@@ -75,6 +78,7 @@ class VirtualPhone(PhoneCore):
         model: str = "androidrl Virtual Phone",
         sdk: int = 34,
         boot_seconds: float = 1.0,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__(
             width,
@@ -88,6 +92,7 @@ class VirtualPhone(PhoneCore):
             model=model,
             sdk=sdk,
             boot_seconds=boot_seconds,
+            clock=clock,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
@@ -84,9 +85,11 @@ class PhoneCore:
         sdk: ``ro.build.version.sdk``; below 29 ``screencap`` writes the 12-byte raw header.
         boot_seconds: How long ``reboot`` keeps the phone offline.
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
+        clock: The phone's clock (default: a realtime one from :data:`~androidrl.virtual.system.clock.DEFAULT_START`).
 
     Attributes:
         lock: The re-entrant lock every part holds while it changes or reads shared state.
+        clock: The phone's wall time and uptime (``date``, file times, log times).
         props: System properties (``getprop``).
         settings: The ``settings`` provider.
         fs: The file system.
@@ -117,6 +120,7 @@ class PhoneCore:
         sdk: int = 34,
         boot_seconds: float = 1.0,
         app_from_apk: Callable[[str], App] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.lock = threading.RLock()
         #: The adb shell runs as root (``adb root`` on a userdebug build).
@@ -124,6 +128,7 @@ class PhoneCore:
         self._snapshots: dict[str, dict] = {}
         self._snapshot_info: dict[str, SnapshotInfo] = {}
         self._created = time.monotonic()  # the VM clock an emulator's snapshot list shows
+        self.clock = clock if clock is not None else Clock()
         #: The last GPS fix, or None before the first one.
         self.location: Location | None = None
         # Parts below the display report changes through `invalidate`, which reaches the
@@ -131,8 +136,8 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem()
-        self.log = LogBuffer()
+        self.fs = VirtualFileSystem(clock=self.clock.now)
+        self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
@@ -182,12 +187,12 @@ class PhoneCore:
 
     def set_location(self, latitude: float, longitude: float, altitude: float = 0.0) -> None:
         """A GPS fix (the emulator's ``geo fix``): the location manager's last known ``gps`` location."""
-        self.location = Location(latitude, longitude, altitude, time.monotonic() - self._created)
+        self.location = Location(latitude, longitude, altitude, self.clock.uptime())
 
     # ------------------------------------------------------------------ snapshots
 
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
-    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes")
+    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes", "clock")
 
     def save_snapshot(self, name: str) -> None:
         """Keep the whole phone as it is — settings, files, screen size, apps, their data and activities — as ``name``.
@@ -195,7 +200,7 @@ class PhoneCore:
         Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
         """
         with self.lock:
-            self._snapshots[name] = copy.deepcopy(self._state(), self._shared())
+            self._snapshots[name] = {**copy.deepcopy(self._state(), self._shared()), "log": self.log.state()}
             self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
             self._snapshot_info[name] = SnapshotInfo(
                 name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
@@ -210,7 +215,8 @@ class PhoneCore:
         with self.lock:
             if name not in self._snapshots:
                 raise KeyError(f"no snapshot named {name!r}")
-            state = copy.deepcopy(self._snapshots[name], self._shared())
+            saved = self._snapshots[name]  # (its log lines are immutable: shared, not copied)
+            state = copy.deepcopy({k: v for k, v in saved.items() if k != "log"}, self._shared())
             for part, values in state["parts"].items():
                 vars(getattr(self, part)).clear()
                 vars(getattr(self, part)).update(values)
@@ -220,6 +226,7 @@ class PhoneCore:
             self.props.clear()
             self.props.update(state["props"])
             self.root, self._rng = state["root"], state["rng"]
+            self.log.restore(saved["log"])  # (with the clock: a log newer than the phone's time would not be)
             self.invalidate()
 
     def snapshot_names(self) -> list[str]:
@@ -248,12 +255,13 @@ class PhoneCore:
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios,)
+        keep += (self.radios, self.clock)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities (data, settings and files survive)."""
+        """What a boot resets: the running activities and the uptime (data, settings and files survive)."""
+        self.clock.boot()
         self.activities.boot()
 
     # ------------------------------------------------------------------ properties

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import posixpath
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _ALIASES = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard")
@@ -52,7 +53,8 @@ class FileStat:
 class VirtualFileSystem:
     """Files as bytes keyed by absolute path, plus a set of directories."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock  # the phone's wall time: files get its times, not the host's
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, int] = {}
         self._dirs: set[str] = set(_INITIAL_DIRS)
@@ -111,7 +113,7 @@ class VirtualFileSystem:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
         self._check_writable(path)
         self._files[path] = (self._files.get(path, b"") + data) if append else bytes(data)
-        self._mtimes[path] = int(time.time())
+        self._mtimes[path] = int(self._clock())
 
     def mkdir(self, path: str, parents: bool = False) -> None:
         """Create directory ``path`` (and its parents with ``parents=True``, like ``mkdir -p``)."""
@@ -128,7 +130,7 @@ class VirtualFileSystem:
             self.mkdir(parent, parents=True)
         self._check_writable(path)
         self._dirs.add(path)
-        self._mtimes[path] = int(time.time())
+        self._mtimes[path] = int(self._clock())
 
     def remove(self, path: str, recursive: bool = False) -> None:
         """Delete file ``path``, or directory ``path`` and everything in it when ``recursive``."""

@@ -101,6 +101,20 @@ class LogBuffer:
         with self._changed:
             return self._changed.wait_for(lambda: self._seq > after, timeout)
 
+    def state(self) -> tuple:
+        """What a snapshot keeps of the log (lines are immutable: the ring is copied, not its lines)."""
+        with self._changed:
+            return list(self._lines), dict(self._cleared), self._seq
+
+    def restore(self, state: tuple) -> None:
+        """Put the log back as :meth:`state` saw it (an emulator's snapshot holds logd's memory too)."""
+        lines, cleared, seq = state
+        with self._changed:
+            self._lines.clear()
+            self._lines.extend(lines)
+            self._cleared, self._seq = dict(cleared), seq
+            self._changed.notify_all()
+
     @property
     def last_seq(self) -> int:
         """The sequence number of the newest line."""

@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-import time
-
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
 
@@ -42,18 +40,25 @@ def _uname(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("date")
 def _date(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """``date [+FORMAT]``: the phone's time (its own clock, in ``persist.sys.timezone``), as toybox prints it."""
+    now = sh.phone.clock.local(timezone=sh.phone.getprop("persist.sys.timezone"))
     if len(argv) > 1 and argv[1].startswith("+"):
-        return ok(time.strftime(argv[1][1:].replace("%N", "000000000")) + "\n")
-    return ok(time.strftime("%a %b %d %H:%M:%S %Z %Y") + "\n")
+        spec = argv[1][1:].replace("%N", f"{now.microsecond * 1000:09d}").replace("%s", str(int(now.timestamp())))
+        return ok(now.strftime(spec) + "\n")
+    return ok(now.strftime("%a %b %d %H:%M:%S %Z %Y") + "\n")
 
 
 @command("sleep")
 def _sleep(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """``sleep SECONDS``: waits, and moves a stepped clock on by as much (it moves by nothing else but steps)."""
     try:
         seconds = float(argv[1])
     except (IndexError, ValueError):
         return fail("sleep: Needs 1 argument\n" if len(argv) < 2 else f"sleep: invalid number '{argv[1]}'\n")
-    if sh.wait(max(0.0, seconds)):
+    seconds = max(0.0, seconds)
+    if sh.phone.clock.stepped:
+        sh.phone.clock.advance(seconds)
+    if sh.wait(seconds):
         return b"", b"", 130
     return ok()
 
