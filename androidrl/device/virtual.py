@@ -18,7 +18,7 @@ import numpy as np
 
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
-from androidrl.virtual.metrics import check_display
+from androidrl.screen import check_screen
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 from androidrl.virtual.uixml import hierarchy_tree
 from androidrl.virtual.views import View
@@ -55,7 +55,7 @@ class VirtualDevice(Device):
         if phone is None:  # the phone is made lazily: refuse settings it would refuse, now
             settings = inspect.signature(VirtualPhone).bind(**phone_kwargs)
             settings.apply_defaults()
-            check_display(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
+            check_screen(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone

@@ -51,9 +51,10 @@ from pydantic import (
     model_validator,
 )
 
-from androidrl.device.spec import MAX_SIDE, MIN_SIDE, DeviceSpec, parse_devices
+from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
+from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
 from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
@@ -69,7 +70,6 @@ from androidrl.wrappers import (
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
-MAX_DENSITY = 1000
 #: The smallest image side SB3's NatureCNN takes (kernels 8/4, 4/2, 3/1).
 NATURE_CNN_MIN = 36
 #: Algorithms that need a Discrete action space, a Box one, and those with a replay buffer.
@@ -130,9 +130,14 @@ class VirtualDevices(_Model):
     """Virtual phones, one per worker process."""
 
     count: int = Field(default=2, ge=1, le=64)
-    width: int = Field(default=360, ge=MIN_SIDE, le=MAX_SIDE)
-    height: int = Field(default=800, ge=MIN_SIDE, le=MAX_SIDE)
-    density: int = Field(default=160, ge=72, le=MAX_DENSITY)
+    width: int = 360
+    height: int = 800
+    density: int = 160
+
+    @model_validator(mode="after")
+    def _screen(self) -> VirtualDevices:
+        check_screen(self.width, self.height, self.density)  # (a ValueError: pydantic names the key path)
+        return self
 
 
 class AdbServer(_Model):
