@@ -21,6 +21,7 @@ phone's parts and the shell never import ``virtual.apps``.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -208,3 +209,18 @@ def test_importing_androidrl_loads_no_training_stack():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_each_vector_setting_has_its_default_in_one_place():
+    # VectorSettings is the one definition: no other signature gives one of its settings a default of its
+    # own (``max_down_seconds: float = 300.0``), and nothing reads one with a fallback (``.get(..., 300.0)``).
+    from androidrl.vector.settings import VectorSettings
+
+    found = []
+    for name, field in VectorSettings.model_fields.items():
+        assert field.default is not None, f"VectorSettings.{name} has no default"
+        default = re.compile(rf"\b{name}\b\s*:[^=\n]*=\s*[-+\d.]|\.get\(\s*['\"]{name}['\"]")
+        for module, path in MODULES.items():
+            found += [f"{module}:{n}: {line.strip()}" for n, line in enumerate(path.read_text().splitlines(), 1)
+                      if default.search(line)]  # fmt: skip
+    assert not found, "vector settings defined again:\n" + "\n".join(found)

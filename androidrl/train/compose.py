@@ -63,22 +63,24 @@ def make_env(
     backend = backend or config.vector.backend
     wrap = wrap or make_wrap(config)
     env_kwargs = config.env.model_dump(exclude_none=True)
+    settings = config.vector.vector_settings()
     if backend == "ray":
         env = _cluster_env(config, devices, monitor_dir, seed, wrap, env_kwargs, evaluation)
     else:
         from androidrl.vector.sb3 import make_sb3_vec_env
 
-        options: dict[str, Any] = {
-            "env_kwargs": env_kwargs,
-            "monitor_dir": monitor_dir,
-            "seed": seed,
-            "adb_host": devices.adb.host,
-            "adb_port": devices.adb.port,
-            "guard": config.vector.guard(),
-        }
-        if backend == "async":
-            options.update(config.vector.recovery())
-        env = make_sb3_vec_env(devices.specs(), config.task_spec(evaluation), wrap, backend=backend, **options)
+        env = make_sb3_vec_env(
+            devices.specs(),
+            config.task_spec(evaluation),
+            wrap,
+            backend=backend,
+            settings=settings,
+            env_kwargs=env_kwargs,
+            monitor_dir=monitor_dir,
+            seed=seed,
+            adb_host=devices.adb.host,
+            adb_port=devices.adb.port,
+        )
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)
     return env
@@ -91,20 +93,17 @@ def _cluster_env(
     from androidrl.vector.cluster import ClusterError, connect, make_cluster_vector_env, pick_devices
     from androidrl.vector.sb3 import MonitorFiles, SB3VecEnv
 
-    vector = config.vector
     try:
-        ray = connect(vector.address)
+        ray = connect(config.vector.address)
         chosen = pick_devices(ray, devices.cluster) if devices.cluster is not None else devices.specs()
         check_rollout(config, hyperparams(config), len(chosen))
         venv = make_cluster_vector_env(
             chosen,
             config.task_spec(evaluation),
             wrap,
+            settings=config.vector.vector_settings(),
             env_kwargs=env_kwargs,
             seed=seed,
-            guard=vector.guard(),
-            placement_timeout=vector.placement_timeout,
-            **vector.recovery(),
         )
     except ClusterError as err:
         raise ConfigError(f"vector.backend ray: {err}") from None

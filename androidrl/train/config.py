@@ -58,6 +58,8 @@ from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
 from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
+from androidrl.vector.cluster import check_ray_settings
+from androidrl.vector.settings import VectorSettings
 from androidrl.wrappers import (
     BoxAction,
     DiscreteGridAction,
@@ -276,31 +278,21 @@ class Action(_Model):
         return self.type in ("grid", "ui_elements")
 
 
-class Vector(_Model):
-    """Vector env settings: the backend, and how the async backend survives faults (see :mod:`androidrl.vector`)."""
+class Vector(VectorSettings):
+    """The ``vector:`` section: the backend, and the layout and fault settings (:class:`VectorSettings`'s own)."""
 
     backend: Literal["async", "subproc", "dummy", "ray"] = "async"
     address: str = "auto"  # the Ray cluster (ray backend): auto, or HOST:PORT of its head
-    placement_timeout: float = Field(default=60.0, gt=0)  # (ray) seconds each worker has to be placed
-    step_timeout: float = Field(default=120.0, gt=0)
-    envs_per_worker: int = Field(default=1, ge=1, le=64)
-    fault_timeout: float = Field(default=0.75, gt=0)
-    max_restarts: int = Field(default=3, ge=0)
-    restart_window: float = Field(default=300.0, gt=0)
-    max_blank_share: float = Field(default=0.5, ge=0, le=1)
-    retry_interval: float = Field(default=5.0, gt=0)
-    probe_timeout: float = Field(default=3.0, gt=0)
-    max_down_seconds: float = Field(default=300.0, gt=0)
 
-    def guard(self) -> dict[str, float]:
-        """The settings of each worker's :class:`~androidrl.vector.guard.DeviceFaultGuard`."""
-        return {"retry_interval": self.retry_interval, "probe_timeout": self.probe_timeout,
-                "max_down_seconds": self.max_down_seconds}  # fmt: skip
-
-    def recovery(self) -> dict[str, Any]:
-        """The async backend's fault-recovery and layout settings."""
-        return self.model_dump(include={"step_timeout", "envs_per_worker", "fault_timeout", "max_restarts",
-                                        "restart_window", "max_blank_share"})  # fmt: skip
+    @model_validator(mode="after")
+    def _ray(self) -> Vector:
+        if self.backend == "ray":
+            try:
+                check_ray_settings(self)
+            except ValueError as err:
+                key, _, message = str(err).partition(": ")
+                raise NestedErrors([(key, message)]) from None
+        return self
 
 
 class PolicyKwargs(_Model):
