@@ -1,6 +1,7 @@
 """Vector envs over devices: SB3 and Gymnasium faces, seeding, fault isolation, per-worker recovery."""
 
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
@@ -9,6 +10,7 @@ import signal
 import threading
 import time
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -482,3 +484,25 @@ def test_observation_files_of_killed_workers_are_removed_on_close():
     os.kill(env.processes[0].pid, signal.SIGKILL)  # no chance to clean up after itself
     env.close()
     assert not root.exists()
+
+
+@pytest.mark.parametrize("backend", ["async", "dummy"])
+def test_the_monitor_counts_the_tasks_rewards_under_the_users_wrappers_and_names_the_env(tmp_path, backend):
+    # As SB3's make_vec_env: the Monitor wraps the env first, so a ClipReward after it clips what the agent
+    # learns from, not the episode returns the run reports.
+    def clipped(env):
+        return gym.wrappers.ClipReward(wrap(env), min_reward=0.0, max_reward=0.0)
+
+    env = make_sb3_vec_env([SMALL], "tap-target", clipped, backend=backend, monitor_dir=tmp_path)
+    env.seed(0)
+    env.reset()
+    learned = 0.0
+    for _ in range(10):  # tap-target ends after 10 steps: -0.05 a step unless the target is hit
+        _, rewards, dones, infos = env.step(np.array([0]))
+        learned += float(rewards[0])
+    env.close()
+    assert dones[0] and learned == 0.0
+    (path,) = tmp_path.glob("*.monitor.csv")
+    header, columns, row = path.read_text().splitlines()[:3]
+    assert json.loads(header[1:])["env_id"] == "androidrl/TapTarget-v0"
+    assert float(row.split(",")[0]) == pytest.approx(infos[0]["episode"]["r"]) != 0.0
