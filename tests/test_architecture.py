@@ -4,7 +4,7 @@ Every ``import`` in ``androidrl/`` counts — at module level or inside a functi
 import is still a dependency) — except those under ``if TYPE_CHECKING:``. Layers, bottom
 to top (a module may import its own layer and the layers below, never one above):
 
-1. leaves: ``errors``, ``spaces``, ``keycodes``, ``validation``, ``screen``
+1. leaves: ``errors``, ``spaces``, ``keycodes``, ``validation``, ``screen``, ``plugins``, ``provenance``
 2. ``virtual`` — the virtual phone (never the device layer, tasks, env or training)
 3. ``device`` — the only layer that talks to a phone (never env, tasks or training)
 4. ``ui`` — UI XML, nodes, the per-step snapshot
@@ -12,7 +12,8 @@ to top (a module may import its own layer and the layers below, never one above)
 6. ``env``, ``compat`` (never wrappers, vector or training)
 7. ``wrappers``, ``recording``, ``registration``, ``solvers`` (scripted agents for the built-in tasks)
 8. ``vector``, ``vec_sb3``, and the package's face ``androidrl/__init__.py``
-9. the application: ``train``, ``bench``, ``cli``, ``node``, ``__main__`` — the runtime (1-8) never imports it
+9. the application: ``train``, ``bench``, ``cli``, ``commands``, ``node``, ``__main__`` — the runtime (1-8) never
+   imports it
 
 Inside the virtual phone, only its composition (``virtual.phone``) installs the apps: the
 phone's parts and the shell never import ``virtual.apps``.
@@ -31,7 +32,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "androidrl"
 
 LAYERS = [
-    {"errors", "spaces", "keycodes", "validation", "screen"},
+    {"errors", "spaces", "keycodes", "validation", "screen", "plugins", "provenance"},
     {"virtual"},
     {"device"},
     {"ui"},
@@ -39,7 +40,7 @@ LAYERS = [
     {"env", "compat"},
     {"wrappers", "recording", "registration", "solvers"},
     {"vector", "vec_sb3", ""},  # "": androidrl/__init__.py
-    {"train", "bench", "cli", "node", "__main__"},
+    {"train", "bench", "cli", "commands", "node", "__main__"},
 ]
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from androidrl.plugins import import_class
 from androidrl.train import checkpoints
 from androidrl.train.config import Config, ConfigError, Devices, algo_class, check_rollout, hyperparams
-from androidrl.train.plugins import import_class
 
 
 def make_wrap(config: Config):

@@ -54,20 +54,13 @@ from pydantic import (
 from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
+from androidrl.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
-from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
-from androidrl.wrappers import (
-    BoxAction,
-    DiscreteGridAction,
-    InstructionObservation,
-    MultiDiscreteAction,
-    ScreenshotObservation,
-    UIElementAction,
-)
+from androidrl.wrappers import ACTION_WRAPPERS, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
@@ -107,7 +100,7 @@ class _Model(BaseModel):
 
 
 class Plugin(_Model):
-    """A class of your own by import path, with keyword arguments (see :mod:`androidrl.train.plugins`)."""
+    """A class of your own by import path, with keyword arguments (see :mod:`androidrl.plugins`)."""
 
     path: str
     kwargs: dict[str, Any] = Field(default_factory=dict)
@@ -231,13 +224,6 @@ Observation = settings_model(
     instruction=(Instruction | None, None),
 )
 
-#: The ``action.type`` values and the wrapper each names.
-ACTION_WRAPPERS: dict[str, type] = {
-    "grid": DiscreteGridAction,
-    "multidiscrete": MultiDiscreteAction,
-    "box": BoxAction,
-    "ui_elements": UIElementAction,
-}
 _ACTION_SETTINGS = {kind: settings_model(cls, f"{cls.__name__}Settings") for kind, cls in ACTION_WRAPPERS.items()}
 
 

@@ -4,7 +4,16 @@ from androidrl.wrappers.action import BoxAction, DiscreteGridAction, MultiDiscre
 from androidrl.wrappers.instruction import HashTokenizer, InstructionObservation
 from androidrl.wrappers.observation import Geometry, ScreenshotObservation
 
+#: The action wrappers by the name a config's ``action.type`` (and a gym id's ``action={"type": ...}``) gives.
+ACTION_WRAPPERS: dict[str, type] = {
+    "grid": DiscreteGridAction,
+    "multidiscrete": MultiDiscreteAction,
+    "box": BoxAction,
+    "ui_elements": UIElementAction,
+}
+
 __all__ = [
+    "ACTION_WRAPPERS",
     "BoxAction",
     "DiscreteGridAction",
     "Geometry",
