@@ -110,6 +110,7 @@ def make_pixel_env(
     seed: int = 0,
     adb_host: str = "127.0.0.1",
     adb_port: int | None = None,
+    monitor: bool = False,
     **env_kwargs: Any,
 ) -> gym.Env:
     """An env ready for SB3, wrapped as a training config's sections say (:func:`wrap_env`).
@@ -127,10 +128,16 @@ def make_pixel_env(
         seed: The virtual phone's seed.
         adb_host: The adb server of an adb serial.
         adb_port: Its port.
+        monitor: Wrap the AndroidEnv first in SB3's ``Monitor`` (as SB3's ``make_vec_env`` and a
+            training run do), so that ``evaluate_policy`` reports the task's returns.
         **env_kwargs: A config's ``env:`` section (:class:`AndroidEnv` keywords: ``max_steps``...).
     """
     spec = DeviceSpec.parse(device, adb_host, adb_port) if device else DeviceSpec.virtual_phone(width, height, density)
-    env = AndroidEnv(spec.make_device(seed=seed), task, screen_size=spec.screen_size(), **env_kwargs)
+    env: gym.Env = AndroidEnv(spec.make_device(seed=seed), task, screen_size=spec.screen_size(), **env_kwargs)
+    if monitor:
+        from stable_baselines3.common.monitor import Monitor  # (SB3, the train extra: only when asked for)
+
+        env = Monitor(env, info_keywords=("is_success", "task"))
     return wrap_env(env, observation, action, wrappers)
 
 

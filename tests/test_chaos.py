@@ -16,7 +16,7 @@ import pytest
 from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.device.adb_server import free_port
-from androidrl.train.compose import make_env, make_model
+from androidrl.train.compose import make_model, make_vec_env
 from androidrl.train.config import dump_config, parse_config
 from androidrl.train.runs import Run
 from androidrl.train.training import train
@@ -154,7 +154,7 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
     phones = FaultyPhones(adb_server, PLAN)
     try:
         cfg = config(phones.serials, adb_server.port)
-        env = make_env(cfg, cfg.devices)
+        env = make_vec_env(cfg, cfg.devices)
         reasons = Reasons(phones.serials)
         try:
             model = make_model(cfg, env, tmp_path)

@@ -446,7 +446,7 @@ def make_cluster_vector_env(
     ray = connect(address)
     devices = resolve_devices(ray, devices)
     specs = [d if isinstance(d, DeviceSpec) else DeviceSpec(d.serial) for d in devices]
-    fns = [env_factory(s, i, task, wrap, env_kwargs, None, seed, settings, episodes=True) for i, s in enumerate(specs)]
+    fns = [env_factory(s, i, task, wrap, env_kwargs, None, seed, settings) for i, s in enumerate(specs)]
     names = [s.worker_serial(i) for i, s in enumerate(specs)]  # (the host is named beside it in messages)
     hosts = [d.host if isinstance(d, ClusterDevice) else "" for d in devices]
     places = placements_for([d if isinstance(d, ClusterDevice) else None for d in devices])

@@ -33,29 +33,26 @@ def env_factory(
     monitor_dir: str | Path | None = None,
     seed: int = 0,
     settings: VectorSettings | None = None,
-    episodes: bool = False,
 ) -> Callable[[], gym.Env]:
     """A function that builds one worker's env: device, AndroidEnv, Monitor, wrappers, guard.
 
     Building it never touches the device (Gymnasium builds one copy in the parent process
-    to read the spaces). ``settings`` are the :class:`DeviceFaultGuard`'s. With
-    ``monitor_dir`` the Monitor writes its CSV there; with ``episodes`` alone it only adds
-    ``info["episode"]`` (for workers on other hosts, whose parent writes the CSVs, and for
-    evaluations). The Monitor wraps the AndroidEnv itself, as SB3's ``make_vec_env`` puts it
-    first: it counts the task's rewards, whatever wrappers (a ``ClipReward``) come after.
+    to read the spaces). ``settings`` are the :class:`DeviceFaultGuard`'s. The Monitor wraps
+    the AndroidEnv itself, as SB3's ``make_vec_env`` puts it first: it counts the task's
+    rewards, whatever wrappers (a ``ClipReward``) come after, and adds ``info["episode"]``
+    (which SB3's ``evaluate_policy`` reads); with ``monitor_dir`` it writes its CSV there.
     """
 
     def make() -> gym.Env:
+        from stable_baselines3.common.monitor import Monitor  # (SB3 is loaded where an env is made, not before)
+
         env: gym.Env = AndroidEnv(
             spec.make_device(index, seed), task, screen_size=spec.screen_size(), **(env_kwargs or {})
         )
         if env.spec is None:  # named as its gym id would name it (the Monitor's header says which env it was)
             env.spec = EnvSpec(gym_id(env.task.name) if isinstance(task, str) else "androidrl/AndroidEnv-v0")
-        if monitor_dir is not None or episodes:
-            from stable_baselines3.common.monitor import Monitor
-
-            path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
-            env = Monitor(env, path, info_keywords=MONITOR_KEYWORDS)
+        path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
+        env = Monitor(env, path, info_keywords=MONITOR_KEYWORDS)
         if wrap is not None:
             env = wrap(env)
         return DeviceFaultGuard(env, settings)
