@@ -126,7 +126,17 @@ def test_newest_run_of_any_experiment_and_seed_siblings(tmp_path):
     assert [p.name for p in siblings] == ["b-2", "b-3"]
     spread = analysis.across_seeds(siblings)
     assert list(spread["steps"]) == [100, 200] and list(spread["mean"]) == [0.25, 0.5]
-    assert list(spread["std"]) == [0.25, 0.5]
+    assert spread["std"] == pytest.approx([0.25 * 2**0.5, 0.5 * 2**0.5])  # two seeds: the sample's std (ddof 1)
+
+
+def test_a_notebooks_run_dir_may_be_written_from_the_repository(tmp_path, monkeypatch):
+    # `run_dir = "runs/x"`, as the repository's README writes it, from inside notebooks/
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert analysis.find_run("runs/x").resolve() == (tmp_path / "runs" / "x").resolve()
+    with pytest.raises(FileNotFoundError, match="run directory runs/y does not exist"):
+        analysis.find_run("runs/y")
 
 
 @pytest.mark.slow
@@ -187,4 +197,4 @@ def test_a_malformed_dataset_id_is_a_usage_error_not_a_traceback(tmp_path, datas
 
 def test_export_refuses_what_is_not_a_recording(tmp_path):
     with pytest.raises(ValueError, match="not an androidrl recording"):
-        export_minari(tmp_path, "x/y-v0")
+        export_minari(tmp_path, "androidrl/y-v0")
