@@ -19,6 +19,7 @@ from PIL import Image
 from androidrl.errors import DeviceError
 from androidrl.recording import load_dataset
 from androidrl.train.analysis import annotated_frames
+from androidrl.train.checkpoints import CheckpointError
 from androidrl.train.config import ConfigError
 from androidrl.train.evaluation import evaluate_run
 
@@ -78,9 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         path, summary = watch(
             args.run, args.episodes, args.out, args.fps, not args.stochastic, args.devices, args.checkpoint
         )
-    except (ConfigError, DeviceError) as err:
+    except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except (CheckpointError, DeviceError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     print(f"{args.episodes} episodes, success {summary['success_rate']:.0%}: {path}")
     return 0
 
