@@ -120,5 +120,5 @@ def test_make_env_says_what_is_wrong(tmp_path, run):
         androidrl.make_env(tmp_path / "nope")
     phones = Run.create(parse_config({**CONFIG, "devices": {"serials": ["emulator-5554"]}, "training": {
         **CONFIG["training"], "eval_freq": 0}}), tmp_path / "phones")  # fmt: skip
-    with pytest.raises(ConfigError, match="trained on phones: give the devices"):
+    with pytest.raises(ConfigError, match="the run trained on phones: say which devices to play on"):
         androidrl.make_env(phones.directory)

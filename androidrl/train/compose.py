@@ -14,12 +14,14 @@ from typing import Any
 
 import gymnasium as gym
 from gymnasium.envs.registration import EnvSpec
+from pydantic import ValidationError
 
 from androidrl.device.spec import DeviceSpec
 from androidrl.plugins import import_class
 from androidrl.train import checkpoints
 from androidrl.train.config import Config, ConfigError, Devices, algo_class, check_rollout, hyperparams
 from androidrl.train.seeds import AFTERWARDS, LATER_PHONES, PERIODIC_PHONES, evaluation_seed
+from androidrl.validation import format_errors
 
 
 def wrapper_settings(config: Config) -> dict[str, Any]:
@@ -119,9 +121,7 @@ def evaluation_env(config: Config, devices: Devices | None = None, wrap: Any = N
     Raises:
         ConfigError: The run trained on phones and no ``devices`` are given.
     """
-    devices = devices or eval_devices(config)
-    if devices is None:
-        raise ConfigError("the run trained on phones: say which devices to evaluate on (eval_devices, --devices)")
+    devices = devices or play_devices(config)
     seed = config.seed + (PERIODIC_PHONES if periodic else LATER_PHONES)
     env = make_vec_env(config, devices, seed=seed, backend="dummy", wrap=wrap, evaluation=True)
     if config.algo.normalize_reward:
@@ -141,9 +141,7 @@ def run_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None 
     from androidrl.train.runs import Run
 
     config = Run.open(run_dir).config
-    chosen = Devices(serials=devices, adb=config.devices.adb) if devices else eval_devices(config)
-    if chosen is None:
-        raise ConfigError(f"{run_dir} trained on phones: give the devices to play on (devices=[...])")
+    chosen = play_devices(config, devices)
     seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
     if vector:
         env = evaluation_env(config, chosen)
@@ -191,6 +189,23 @@ def eval_devices(config: Config) -> Devices | None:
     if config.devices.virtual is not None:
         return Devices(virtual=config.devices.virtual.model_copy(update={"count": 1}))
     return None  # phones in use for training cannot also evaluate
+
+
+def play_devices(config: Config, devices: list[str] | None = None) -> Devices:
+    """The devices a run is evaluated (or watched) on: ``devices`` if given, else the run's evaluation devices.
+
+    Raises:
+        ConfigError: ``devices`` are malformed, or the run trained on phones and none are given.
+    """
+    if devices:
+        try:
+            return Devices(serials=devices, adb=config.devices.adb)
+        except ValidationError as err:
+            raise ConfigError(f"--devices: {format_errors(err)}") from None
+    chosen = eval_devices(config)
+    if chosen is None:
+        raise ConfigError("the run trained on phones: say which devices to play on (--devices, or devices=[...])")
+    return chosen
 
 
 def set_torch_threads(config: Config) -> int:

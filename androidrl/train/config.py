@@ -249,16 +249,6 @@ class Action(_Model):
         return {"type": kind, **checked.model_dump()}
 
     @property
-    def wrapper(self) -> type:
-        """The action wrapper class."""
-        return ACTION_WRAPPERS[self.type]
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        """The wrapper's keyword arguments (every one, defaults included)."""
-        return dict(self.model_extra or {})
-
-    @property
     def discrete(self) -> bool:
         """Whether the action space is Discrete (what DQN needs)."""
         return self.type in ("grid", "ui_elements")

@@ -9,9 +9,10 @@ The episodes are played by SB3's ``evaluate_policy`` (sb3-contrib's for Maskable
 passes the action masks); what it has no place for is added by its callback: success per
 task, and device faults. Every evaluation is seeded: its episodes come from the run's seed
 and the evaluation's index (:func:`~androidrl.train.seeds.evaluation_seed`), so the same
-config and seed give the same evaluations, whatever else ran before. An episode a device fault cut short is not a
-result: the evaluation stops with a :class:`~androidrl.errors.DeviceError` naming the device
-(a periodic one is skipped and tried again at the next; ``androidrl evaluate`` exits 1).
+config and seed give the same evaluations, whatever else ran before. An episode a device
+fault cut short is not a result: the evaluation stops with a
+:class:`~androidrl.errors.DeviceError` naming the device (a periodic one is skipped and
+tried again at the next; ``androidrl evaluate`` exits 1).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
 
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
@@ -33,17 +33,16 @@ from androidrl.train import stats
 from androidrl.train.checkpoints import CheckpointError
 from androidrl.train.compose import (
     check_devices,
-    eval_devices,
     evaluation_env,
     load_model,
     make_wrap,
+    play_devices,
     run_spec,
     template_env,
 )
-from androidrl.train.config import ConfigError, Devices
+from androidrl.train.config import ConfigError
 from androidrl.train.runs import Run
 from androidrl.train.seeds import AFTERWARDS, LATER_PHONES, evaluation_seed
-from androidrl.validation import format_errors
 
 
 @dataclass
@@ -109,13 +108,16 @@ class EpisodeLog:
         )
 
 
-def play(model: Any, env: Any, episodes: int, deterministic: bool = True, callback: Any = None) -> tuple[list, list]:
-    """SB3's ``evaluate_policy`` (sb3-contrib's, with the masks, for a policy that uses action masks).
+def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True, seed: int | None = None) -> list:
+    """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv with SB3's ``evaluate_policy``.
 
-    A policy uses masks when it is a MaskablePPO or says so (``uses_action_masks``) and the
-    env has them. Returns the episodes' returns and lengths.
+    ``model`` is anything with SB3's ``predict`` (recurrent and maskable models, a random or
+    scripted policy too); one that uses action masks (a MaskablePPO, or a policy that says so
+    with ``uses_action_masks``) gets them through sb3-contrib's ``evaluate_policy`` when the
+    env has them. With ``seed``, the episodes are the same whatever plays them.
 
     Raises:
+        DeviceError: An episode was cut short by a device fault (no results are made up for it).
         ValueError: The model does not fit the env's spaces.
     """
     from sb3_contrib.common.maskable.utils import is_masking_supported
@@ -126,25 +128,10 @@ def play(model: Any, env: Any, episodes: int, deterministic: bool = True, callba
         from sb3_contrib.common.maskable.evaluation import evaluate_policy
     else:
         from stable_baselines3.common.evaluation import evaluate_policy
-    return evaluate_policy(
-        model, env, episodes, deterministic=deterministic, return_episode_rewards=True, callback=callback
-    )
-
-
-def evaluate(model: Any, env: Any, episodes: int, deterministic: bool = True, seed: int | None = None) -> list:
-    """Play ``episodes`` episodes of ``model`` on an SB3 VecEnv (recurrent and maskable models too).
-
-    ``model`` is anything with SB3's ``predict`` (a random or scripted policy too); with
-    ``seed``, the episodes are the same whatever plays them.
-
-    Raises:
-        DeviceError: An episode was cut short by a device fault (no results are made up for it).
-        ValueError: The model does not fit the env's spaces.
-    """
     if seed is not None:
         env.seed(seed)
     log = EpisodeLog()
-    play(model, env, episodes, deterministic, log)
+    evaluate_policy(model, env, episodes, deterministic=deterministic, callback=log)
     return log.episodes
 
 
@@ -235,15 +222,7 @@ def evaluate_run(
     run = Run.open(run_dir)
     config = run.config
     path = model_path(run, checkpoint)
-    if devices:
-        try:
-            chosen = Devices(serials=devices, adb=config.devices.adb)
-        except ValidationError as err:
-            raise ConfigError(f"--devices: {format_errors(err)}") from None
-    else:
-        chosen = eval_devices(config)
-    if chosen is None:
-        raise ConfigError("the run trained on phones: say which devices to evaluate on with --devices")
+    chosen = play_devices(config, devices)
     check_devices(config, chosen)
     seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
     out = run.eval_dir / datetime.now().strftime("%Y%m%d-%H%M%S-%f")

@@ -38,7 +38,6 @@ from androidrl.train.compose import (
 from androidrl.train.config import ConfigError, load_config
 from androidrl.train.runs import (
     Run,
-    checkpoint_steps,
     command_line,
     save_checkpoint,
     save_final_model,
@@ -163,15 +162,8 @@ def train(
     checkpoints = run.checkpoint_paths()[::-1] if resume else []
     if resume and not checkpoints:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")
-    total = config.training.total_timesteps
-    if resume and checkpoint_steps(checkpoints[0]) >= total:
-        raise ConfigError(
-            f"{run.directory} is finished: it trained {checkpoint_steps(checkpoints[0])} steps of "
-            f"training.total_timesteps {total}; to train it further, raise the budget: "
-            f"androidrl train --resume {run.directory} --set training.total_timesteps={2 * total}"
-        )
     env = make_vec_env(config, config.devices, run.monitor, seed=config.seed)
-    periodic = config.training.eval_freq and eval_devices(config) is not None
+    periodic = config.training.eval_freq > 0 and eval_devices(config) is not None
     eval_env = evaluation_env(config, periodic=True) if periodic else None
     try:
         if config.algo.normalize_reward:
@@ -179,12 +171,18 @@ def train(
         model = _resume(run, env, checkpoints) if resume else make_model(config, env, run.tensorboard)
         if init_from is not None:
             _initialize(model, init_from)
-        remaining = config.training.total_timesteps - model.num_timesteps
+        total, done = config.training.total_timesteps, model.num_timesteps
+        if resume and done >= total:  # (the newest checkpoint that loads: a torn newer one does not count)
+            raise ConfigError(
+                f"{run.directory} is finished: it trained {done} steps of training.total_timesteps {total}; to "
+                f"train it further, raise the budget: androidrl train --resume {run.directory} "
+                f"--set training.total_timesteps={2 * max(total, done)}"
+            )
         stopped_by = None
         try:
             with _stop_on_sigterm(), _quiet_full_disk_in_threads():
                 model.learn(
-                    remaining,
+                    total - done,
                     callback=_callbacks(run, env.num_envs, eval_env, on_evaluation),
                     reset_num_timesteps=not resume,
                     tb_log_name="train",

@@ -253,8 +253,8 @@ def make_sb3_vec_env(
     """
     common = {"settings": settings, "env_kwargs": env_kwargs, "seed": seed}
     if backend == "async":
-        return SB3VecEnv(make_vector_env(devices, task, wrap, monitor_dir=monitor_dir, adb_host=adb_host,
-                                         adb_port=adb_port, **common))  # fmt: skip
+        local = {"monitor_dir": monitor_dir, "adb_host": adb_host, "adb_port": adb_port}
+        return SB3VecEnv(make_vector_env(devices, task, wrap, **local, **common))
     if backend == "ray":
         if adb_port is not None or adb_host != "127.0.0.1":
             raise ValueError(
