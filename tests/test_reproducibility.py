@@ -57,10 +57,11 @@ def test_command_txt_runs_again_as_written(tmp_path):
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
     (line,) = (tmp_path / "run" / "command.txt").read_text().splitlines()
-    recorded = shlex.split(line)  # the train word kept, in a form that needs no script on the PATH
-    assert recorded == [sys.executable, "-m", "androidrl", "train", "--config", "tiny.yaml", "--run-dir", "run"]
+    python, *recorded = shlex.split(line)  # the train word kept, in a form that needs no script on the PATH
+    assert Path(python).parent == Path(sys.executable).parent  # this environment's Python
+    assert recorded == ["-m", "androidrl", "train", "--config", "tiny.yaml", "--run-dir", "run"]
     (tmp_path / "run").rename(tmp_path / "first")
-    again = subprocess.run(recorded, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(shlex.split(line), cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "run" / "final_model.zip").is_file()
     assert (tmp_path / "run" / "config.yaml").read_text() == (tmp_path / "first" / "config.yaml").read_text()

@@ -133,7 +133,8 @@ def test_get_attr_and_env_method_never_kill_workers():
     assert env.env_method("shell", "getprop ro.serialno") == ["virtual-0\n", "virtual-1\n"]
     from stable_baselines3.common.monitor import Monitor
 
-    assert env.env_is_wrapped(Monitor) == [False, False]
+    assert env.env_is_wrapped(Monitor) == [True, True]  # every worker's env has one, first (as SB3's make_vec_env)
+    assert env.env_is_wrapped(gym.wrappers.ClipReward) == [False, False]
     assert env.step(np.array([0, 0]))[0].shape == (2, 48, 24, 3)  # still stepping
     env.close()
 
