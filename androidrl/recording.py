@@ -15,14 +15,24 @@ Format ``androidrl-episodes/1``: a directory with ``meta.json`` and, per episode
   (what each action did, in words), ``xml`` (UI dumps, when recorded), ``screen_size``,
   ``return``, ``length`` and ``success``.
 
-``meta.json`` holds the recorded env's observation and action spaces. Any policy can record:
-wrap the env in :class:`EpisodeRecorder` and play. :func:`export_minari` turns a recording
-into a Minari dataset (Farama's offline-RL format; ``minari.load_dataset`` reads it).
+``meta.json`` holds the recorded env's observation and action spaces, its Gymnasium spec
+(``env_spec``: ``gym.make`` rebuilds the env from it) and the policy that played. Any policy
+can record: wrap the env in :class:`EpisodeRecorder` and play. :func:`export_minari` turns a
+recording into a Minari dataset (Farama's offline-RL format; ``minari.load_dataset`` reads
+it, and ``recover_environment()`` makes its env again).
+
+Why a recorder of our own rather than Minari's ``DataCollector``: it keeps what a Minari
+dataset has no place for and what ``androidrl watch`` and the notebook show — the device's
+screen at full size, the UI XML, the tap or swipe each action made and its description —
+and ``DataCollector`` needs JAX (``minari[create]``), a large install androidrl does not
+pull. The export hands the episodes to Minari as its own ``EpisodeBuffer`` s
+(``create_dataset_from_buffers``), which needs nothing more.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,8 +41,10 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.envs.registration import EnvSpec
 from PIL import Image
 
+from androidrl import provenance
 from androidrl.spaces import PrintableText
 
 FORMAT = "androidrl-episodes/1"
@@ -97,6 +109,9 @@ class EpisodeRecorder(gym.Wrapper):
         directory: Where the episodes go (created; a ``meta.json`` is written).
         frame_height: Height of the saved screen frames (aspect kept); None for full size.
         record_xml: Also save the UI dump of every step (dumping it if the env does not).
+        env_spec: The spec ``gym.make`` rebuilds ``env`` from (default: ``env.spec``, when it has an
+            entry point; :func:`~androidrl.registration.pixel_spec` makes one).
+        policy: What plays (``random``, ``PPO``...): a Minari dataset's ``algorithm_name``.
 
     Example:
         >>> env = EpisodeRecorder(ScreenshotObservation(AndroidEnv(VirtualDevice())), "recordings")
@@ -104,7 +119,13 @@ class EpisodeRecorder(gym.Wrapper):
     """
 
     def __init__(
-        self, env: gym.Env, directory: str | Path, frame_height: int | None = 400, record_xml: bool = False
+        self,
+        env: gym.Env,
+        directory: str | Path,
+        frame_height: int | None = 400,
+        record_xml: bool = False,
+        env_spec: EnvSpec | None = None,
+        policy: str | None = None,
     ) -> None:
         super().__init__(env)
         from androidrl.env import AndroidEnv
@@ -126,6 +147,8 @@ class EpisodeRecorder(gym.Wrapper):
             "task": env.unwrapped.task.name,
             "observation_space": space_to_json(env.observation_space),
             "action_space": space_to_json(env.action_space),
+            "env_spec": _rebuildable(env_spec or env.spec),
+            "policy": policy,
         }
         (self.directory / "meta.json").write_text(json.dumps(meta, indent=2))
 
@@ -212,6 +235,16 @@ class EpisodeRecorder(gym.Wrapper):
         }
         stem.with_suffix(".json").write_text(json.dumps(summary))
         return stem.with_suffix(".npz")
+
+
+def _rebuildable(spec: EnvSpec | None) -> str | None:
+    """``spec`` as JSON if ``gym.make`` can rebuild an env from it (an entry point, plain-data arguments)."""
+    if spec is None or spec.entry_point is None:
+        return None
+    try:
+        return spec.to_json()
+    except (ValueError, TypeError):  # (arguments that are objects, not data)
+        return None
 
 
 def _describe(env: gym.Env, action: Any) -> str:
@@ -323,6 +356,30 @@ def space_from_json(data: dict[str, Any]) -> gym.Space:
 # ---------------------------------------------------------------------------- Minari
 
 
+def check_dataset_id(dataset_id: str) -> str:
+    """``dataset_id`` if Minari takes it: ``[namespace/]name-v<N>``, e.g. ``androidrl/tap-target/random-v0``.
+
+    Raises:
+        ValueError: It is not of that form (Minari itself would fail with a ``TypeError``).
+    """
+    match = re.fullmatch(r"(?:[-_\w][-_\w/]*[-_\w]+/)?[-_\w]+?-v\d+", dataset_id)
+    if match is None:
+        raise ValueError(
+            f"a Minari dataset id is [namespace/]name-v<version>, e.g. androidrl/tap-target/random-v0; "
+            f"got {dataset_id!r}"
+        )
+    return dataset_id
+
+
+def minari_metadata(policy: str | None, author: str | None = None) -> dict[str, Any]:
+    """What a Minari dataset says of its making: the policy, its author and the code (androidrl's commit)."""
+    return {
+        "algorithm_name": policy or "unknown",
+        "author": author or provenance.author(),
+        "code_permalink": provenance.code_permalink(),
+    }
+
+
 def export_minari(
     directory: str | Path,
     dataset_id: str,
@@ -334,17 +391,20 @@ def export_minari(
 
     Observations (what the agent saw), actions, rewards, terminations and truncations go
     as they were recorded (images losslessly); the infos keep each numeric or boolean key
-    every step has (``is_success``...). The dataset goes where Minari keeps datasets
-    (``$MINARI_DATASETS_PATH``, default ``~/.minari/datasets``).
+    every step has (``is_success``...). The dataset carries the env's spec (so
+    ``recover_environment()`` makes the env again), the policy as ``algorithm_name``, its
+    ``author`` (default: git's ``user.name``) and androidrl's commit as ``code_permalink``.
+    It goes where Minari keeps datasets (``$MINARI_DATASETS_PATH``, default ``~/.minari/datasets``).
 
     Returns:
         The dataset's directory.
 
     Raises:
-        ValueError: Not a recording, one without its spaces (recorded by an older androidrl),
-            no episodes, or a dataset of that name exists (without ``overwrite``).
+        ValueError: A malformed dataset id, not a recording, one without its spaces (recorded by
+            an older androidrl), no episodes, or a dataset of that name exists (without ``overwrite``).
         ImportError: Minari is not installed.
     """
+    check_dataset_id(dataset_id)
     try:
         import minari
         from minari.data_collector import EpisodeBuffer
@@ -373,18 +433,19 @@ def export_minari(
         )
         for i, e in enumerate(episodes)
     ]
-    with warnings.catch_warnings():  # Minari nags about each metadata field left out (the env spec: none fits)
+    spec = EnvSpec.from_json(meta["env_spec"]) if meta.get("env_spec") else None
+    with warnings.catch_warnings():  # Minari nags about each metadata field left out (reference scores...)
         warnings.filterwarnings("ignore", message=".*is set to None|.*env_spec is None")
         dataset = minari.create_dataset_from_buffers(
             dataset_id,
             buffers,
+            env=spec,
             observation_space=space_from_json(meta["observation_space"]),
             action_space=space_from_json(meta["action_space"]),
-            algorithm_name="androidrl recording",
-            author=author,
             description=description or f"androidrl episodes of {meta.get('task', 'an AndroidEnv task')}",
             data_format="hdf5",
             jpeg_encoding=False,
+            **minari_metadata(meta.get("policy"), author),
         )
     return Path(dataset.spec.data_path).parent
 

@@ -40,7 +40,8 @@ GOOD = {"task": "tap-target"}
         ({"training": {"total_timesteps": 10**12}}, "training.total_timesteps: Input should be less than"),
         (
             {"devices": {"virtual": {"width": 200000}}},
-            "devices.virtual.width: Input should be less than or equal to 4096",
+            "devices.virtual: screen must be 64-4096 pixels a side (a bigger frame would not fit in memory), "
+            "got 200000x800",
         ),
         ({"devices": {"serials": ["virtual:0x0"]}}, "devices.serials: bad virtual device 'virtual:0x0'"),
         ({"devices": {"serials": ["virtual:100000x100000"]}}, "bad virtual device 'virtual:100000x100000'"),
@@ -152,6 +153,26 @@ def test_virtual_screens_too_big_to_hold_are_refused_before_any_work(capsys, wid
     assert capsys.readouterr().err.strip() == f"androidrl virtual: {message}"
     assert cli_main(["rollout", "--width", str(width), "--height", str(height), "--steps", "1"]) == 2
     assert capsys.readouterr().err.strip() == f"androidrl rollout: {message}"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "density", "message"),
+    [
+        (4097, 800, 160, "screen must be 64-4096 pixels a side (a bigger frame would not fit in memory), got 4097x800"),
+        (360, 800, 2000, "density must be 72-1000 dpi, got 2000"),
+        (360, 800, 50, "density must be 72-1000 dpi, got 50"),
+    ],
+)
+def test_every_way_to_make_a_screen_accepts_and_refuses_the_same_screens(capsys, width, height, density, message):
+    # One definition of a screen's bounds: the phone, device strings, configs and the command line agree.
+    with pytest.raises(ValueError, match=re.escape(message)):
+        VirtualPhone(width, height, density)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        DeviceSpec.parse(f"virtual:{width}x{height}@{density}")
+    with pytest.raises(ConfigError, match=re.escape(f"devices.virtual: {message}")):
+        parse_config({**GOOD, "devices": {"virtual": {"width": width, "height": height, "density": density}}})
+    assert cli_main(["virtual", "--width", str(width), "--height", str(height), "--density", str(density)]) == 2
+    assert capsys.readouterr().err.strip() == f"androidrl virtual: {message}"
 
 
 def test_a_set_value_nested_hundreds_deep_is_a_clear_error():

@@ -16,9 +16,9 @@ import pytest
 from stable_baselines3.common.callbacks import BaseCallback
 
 from androidrl.device.adb_server import free_port
-from androidrl.train.compose import make_env, make_model
+from androidrl.train.compose import make_model, make_vec_env
 from androidrl.train.config import dump_config, parse_config
-from androidrl.train.runs import Run
+from androidrl.train.runs import Run, checkpoint_steps
 from androidrl.train.training import train
 
 pytestmark = pytest.mark.slow
@@ -154,7 +154,7 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
     phones = FaultyPhones(adb_server, PLAN)
     try:
         cfg = config(phones.serials, adb_server.port)
-        env = make_env(cfg, cfg.devices)
+        env = make_vec_env(cfg, cfg.devices)
         reasons = Reasons(phones.serials)
         try:
             model = make_model(cfg, env, tmp_path)
@@ -193,9 +193,11 @@ def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_
 
 
 def _writing(directory: Path) -> int:
-    """The steps of the checkpoint being written now (its temporary file ``.step_N.zip.tmp-PID`` exists), or 0."""
+    """The steps of the checkpoint being written now (its temporary file ``.rl_model_N_steps.zip.tmp-PID``), or 0."""
     names = os.listdir(directory) if directory.is_dir() else []
-    return max((int(n[len(".step_") :].split(".")[0]) for n in names if ".zip.tmp-" in n), default=0)
+    return max(
+        (checkpoint_steps(Path(n.split(".zip.tmp-")[0][1:] + ".zip")) for n in names if ".zip.tmp-" in n), default=0
+    )
 
 
 def test_kill_9_then_resume_through_faults_loses_at_most_one_checkpoint_interval(tmp_path, adb_server):
@@ -217,7 +219,7 @@ def test_kill_9_then_resume_through_faults_loses_at_most_one_checkpoint_interval
         assert torn, "the kill did not land during a save"  # what it left: a half-written temporary file
         checkpoints = Run.open(run).checkpoint_paths()
         assert len(checkpoints) >= 2 and all(zipfile.is_zipfile(p) for p in checkpoints)  # none torn
-        saved = int(checkpoints[-1].stem.split("_")[1])
+        saved = checkpoint_steps(checkpoints[-1])
         episodes = [line.split(",") for p in (run / "monitor").glob("*.csv") for line in p.read_text().splitlines()[2:]]
         assert sum(int(e[1]) for e in episodes) - saved <= 256 + PHONES * 10  # + the episodes in flight
         resumed = train(Run.open(run, [f"training.total_timesteps={saved + 256}"]), resume=True)

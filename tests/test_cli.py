@@ -14,6 +14,8 @@ import androidrl
 from androidrl.cli import DELEGATES, build_parser
 from androidrl.train.config import load_config, shipped_configs
 
+from conftest import tiny_config
+
 COMMAND = str(Path(sys.executable).with_name("androidrl"))
 
 
@@ -133,3 +135,63 @@ def test_ctrl_c_ends_a_command_with_130_and_no_traceback(tmp_path):
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
+
+
+def test_help_lists_the_version():
+    done = run("--help")
+    assert done.returncode == 0 and "-V, --version" in done.stdout
+
+
+def test_options_are_spelled_the_same_in_every_command(monkeypatch):
+    parsers = _every_parser(monkeypatch)
+    options = {name: {s: a for a in p._actions for s in a.option_strings} for name, p in parsers.items()}
+    for name, parser in parsers.items():
+        assert "--device" not in options[name], f"androidrl {name}: --devices is the spelling"
+        assert not any(a.dest == "run" and not a.option_strings for a in parser._actions), f"{name}: write --run RUN"
+        if "--width" in options[name]:  # --width is the phone's screen everywhere, never the observation's
+            assert "screen width" in options[name]["--width"].help, f"androidrl {name} --width"
+        assert "--port" not in options[name] or "adb server" not in options[name]["--port"].help, name
+    for name in ("evaluate", "watch"):
+        assert {"--run", "--devices"} <= set(options[name])
+    assert {"--devices", "--shape"} <= set(options["record"])
+    assert {"--adb-host", "--adb-port"} <= set(options["devices"]) and "--adb-port" in options["node"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["record", "--devices", "virtual:0x0"], "bad virtual device 'virtual:0x0'"),
+        (["record", "--task", "no-such-task"], "no-such-task"),
+        (["minari", ".", "androidrl/tap-target/random"], "a Minari dataset id is"),
+        (["configs", "copy", "nonesuch"], "give a shipped config"),
+        (["rollout", "--width", "10"], "screen must be 64-4096 pixels a side"),
+        (["evaluate", "--run", "no-such-run"], "run directory no-such-run does not exist"),
+        (["watch", "--run", "no-such-run"], "run directory no-such-run does not exist"),
+        (["tune", "--config", "no-such-config"], "no shipped config of that name"),
+        (["virtual", "--emulator", "--port", "5556"], "--emulator takes the odd adb port"),
+        (["tasks", "check"], "give the task file to check"),
+        (["rollout", "--steps", "-1"], "--steps must be >= 0"),
+    ],
+)
+def test_a_command_used_wrongly_exits_2_saying_why(tmp_path, args, says):
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 2, (args, done.stderr)
+    assert says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_configs_are_listed_with_whole_sentences():
+    for line in run("configs").stdout.splitlines()[:-1]:
+        name, about = line.split(None, 1)
+        assert about.endswith((".", "!", "?")), f"{name}: {about!r} stops mid-sentence"
+        assert about.split()[0] in shipped_configs()[name].read_text().splitlines()[0]
+
+
+@pytest.mark.slow
+def test_the_installed_command_imports_plugins_from_the_current_directory(tmp_path):
+    # As `python -m androidrl` does: a module beside the config is found by the `androidrl` script too.
+    (tmp_path / "mywrappers.py").write_text("import gymnasium as gym\n\n\nclass Same(gym.Wrapper):\n    pass\n")
+    config = tmp_path / "mine.yaml"
+    config.write_text(yaml.safe_dump({**tiny_config(), "wrappers": ["mywrappers.Same"]}))
+    done = run("train", "--config", "mine.yaml", "--run-dir", "run", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "mywrappers.Same" in (tmp_path / "run" / "config.yaml").read_text()

@@ -8,6 +8,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.envs.registration import load_env_creator
 from gymnasium.utils.env_checker import check_env
 from PIL import Image
 
@@ -28,7 +29,7 @@ ALL_IDS = sorted(i for i in gym.registry if i.startswith("androidrl/"))
 def build(env_id):
     """The env an id makes, without the checker wrappers gym.make adds, on a small screen."""
     spec = gym.spec(env_id)
-    return spec.entry_point(**{**spec.kwargs, "width": 360, "height": 800, "density": 160})
+    return load_env_creator(spec.entry_point)(**{**spec.kwargs, "width": 360, "height": 800, "density": 160})
 
 
 @pytest.mark.parametrize("env_id", ALL_IDS)

@@ -42,7 +42,7 @@ def run(tmp_path_factory):
 def test_watch_writes_an_mp4_of_every_step_at_full_size(run, tmp_path):
     out = tmp_path / "agent.mp4"
     done = subprocess.run(
-        [COMMAND, "watch", str(run.directory), "--episodes", "2", "--out", str(out), "--fps", "4"],
+        [COMMAND, "watch", "--run", str(run.directory), "--episodes", "2", "--out", str(out), "--fps", "4"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -126,7 +126,17 @@ def test_newest_run_of_any_experiment_and_seed_siblings(tmp_path):
     assert [p.name for p in siblings] == ["b-2", "b-3"]
     spread = analysis.across_seeds(siblings)
     assert list(spread["steps"]) == [100, 200] and list(spread["mean"]) == [0.25, 0.5]
-    assert list(spread["std"]) == [0.25, 0.5]
+    assert spread["std"] == pytest.approx([0.25 * 2**0.5, 0.5 * 2**0.5])  # two seeds: the sample's std (ddof 1)
+
+
+def test_a_notebooks_run_dir_may_be_written_from_the_repository(tmp_path, monkeypatch):
+    # `run_dir = "runs/x"`, as the repository's README writes it, from inside notebooks/
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert analysis.find_run("runs/x").resolve() == (tmp_path / "runs" / "x").resolve()
+    with pytest.raises(FileNotFoundError, match="run directory runs/y does not exist"):
+        analysis.find_run("runs/y")
 
 
 @pytest.mark.slow
@@ -135,7 +145,7 @@ def test_recordings_export_to_minari(tmp_path, monkeypatch):
 
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))  # (read at each call)
     done = subprocess.run(
-        [COMMAND, "record", "--episodes", "2", "--out", str(tmp_path / "rec"), "--height", "32", "--width", "16"],
+        [COMMAND, "record", "--episodes", "2", "--out", str(tmp_path / "rec"), "--shape", "32", "16"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -158,6 +168,18 @@ def test_recordings_export_to_minari(tmp_path, monkeypatch):
         assert np.array_equal(theirs.terminations, ours.terminated)
         assert np.array_equal(theirs.truncations, ours.truncated)
         assert list(theirs.infos["is_success"][1:]) == [bool(i.get("is_success")) for i in ours.infos[1:]]
+    # What Minari expects of a dataset: how it was made, and the env it was made on, rebuilt.
+    made = dataset.storage.metadata
+    assert made["algorithm_name"] == "random" and made["author"] == {"tests"} and "androidrl" in made["code_permalink"]
+    assert dataset.spec.env_spec.id == "androidrl/TapTargetPixels-v0"
+    env = dataset.recover_environment()
+    try:
+        assert env.observation_space == dataset.observation_space and env.action_space == dataset.action_space
+        first = next(dataset.iterate_episodes())
+        obs, _ = env.reset(seed=0)  # the recorder's first episode was seeded 0
+        assert np.array_equal(obs, first.observations[0])
+    finally:
+        env.close()
     again = subprocess.run(
         [COMMAND, "minari", str(tmp_path / "rec"), "androidrl/tap-target/random-v0"],
         capture_output=True,
@@ -166,6 +188,13 @@ def test_recordings_export_to_minari(tmp_path, monkeypatch):
     assert again.returncode == 1 and "exists" in again.stderr  # nothing overwritten by accident
 
 
+@pytest.mark.parametrize("dataset_id", ["androidrl/quickstart/agent", "no spaces-v0", "v0"])
+def test_a_malformed_dataset_id_is_a_usage_error_not_a_traceback(tmp_path, dataset_id):
+    done = subprocess.run([COMMAND, "minari", str(tmp_path), dataset_id], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "a Minari dataset id is [namespace/]name-v<version>" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_export_refuses_what_is_not_a_recording(tmp_path):
     with pytest.raises(ValueError, match="not an androidrl recording"):
-        export_minari(tmp_path, "x/y-v0")
+        export_minari(tmp_path, "androidrl/y-v0")

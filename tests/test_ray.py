@@ -35,7 +35,7 @@ from androidrl.train.compose import make_wrap  # noqa: E402
 from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
 from androidrl.train.runs import Run  # noqa: E402
 from androidrl.train.training import train  # noqa: E402
-from androidrl.vector import WorkerError, make_vector_env  # noqa: E402
+from androidrl.vector import VectorSettings, WorkerError, make_vector_env  # noqa: E402
 from androidrl.vector.cluster import (  # noqa: E402
     DEVICE_RESOURCE,
     ClusterError,
@@ -191,8 +191,8 @@ def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
 # ---------------------------------------------------------------------------- on the module's cluster
 
 
-def _vec(cluster, names, **options) -> RayVecEnv:
-    return RayVecEnv(names, "tap-target", wrap, address=cluster.address, **options)
+def _vec(cluster, names, **settings) -> RayVecEnv:
+    return RayVecEnv(names, "tap-target", wrap, address=cluster.address, settings=VectorSettings(**settings))
 
 
 def _wait_free(seconds: float = 30) -> None:
@@ -275,7 +275,7 @@ def test_devices_that_cannot_be_had_are_clear_errors(ray_cluster):
     first = _vec(ray_cluster, [name])
     try:
         with pytest.raises(ClusterError, match=f"device {serial} on host {host} is already driven by another worker"):
-            make_cluster_vector_env([name], "tap-target", wrap, placement_timeout=3)
+            make_cluster_vector_env([name], "tap-target", wrap, settings=VectorSettings(placement_timeout=3))
     finally:
         first.close()
     with pytest.raises(ClusterError, match="no node advertises 'nowhere/emulator-5554'; the cluster has: node0/"):
@@ -441,7 +441,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
 def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster):
     name = f"node1/{ray_cluster.serials[1][1]}"
     serial, port = name.split("/")[1], int(name.rsplit(":", 1)[1])
-    env = _vec(ray_cluster, [name], guard={"max_down_seconds": 2.0, "retry_interval": 0.5}, fault_timeout=1.0)
+    env = _vec(ray_cluster, [name], max_down_seconds=2.0, retry_interval=0.5, fault_timeout=1.0)
     try:
         env.reset()
         ray_cluster.adbd.stop_server(ray_cluster.servers[name])

@@ -25,7 +25,7 @@ from androidrl.errors import DeviceError
 from androidrl.train.checkpoints import CheckpointError, atomic_write
 from androidrl.train.compose import check_devices
 from androidrl.train.config import ConfigError, parse_config
-from androidrl.train.runs import Run
+from androidrl.train.runs import Run, checkpoint_path, checkpoint_steps
 from androidrl.train.training import main as train_main
 from androidrl.train.training import train
 from androidrl.virtual.phone import VirtualPhone
@@ -58,7 +58,7 @@ def _start_training(tmp_path, preexec=None, **training) -> tuple[subprocess.Pope
         command, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True, preexec_fn=preexec
     )
     deadline = time.monotonic() + 120
-    while not list((run / "checkpoints").glob("step_*.zip")):
+    while not list((run / "checkpoints").glob("rl_model_*_steps.zip")):
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             pytest.fail(f"training did not start: {process.communicate()[1]}")
@@ -73,13 +73,13 @@ def test_resume_skips_torn_checkpoints_and_says_which(tmp_path, capsys):
     run = _run(tmp_path, total_timesteps=256)
     train(run)
     newest = run.latest_checkpoint()
-    steps = int(newest.stem.split("_")[1])
-    torn = run.checkpoints / f"step_{steps + 128}.zip"  # what a kill -9 during a save used to leave
+    steps = checkpoint_steps(newest)
+    torn = checkpoint_path(run, steps + 128)  # what a kill -9 during a save used to leave
     torn.write_bytes(b"")
-    half = run.checkpoints / f"step_{steps + 256}.zip"  # ...and a full disk
+    half = checkpoint_path(run, steps + 256)  # ...and a full disk
     half.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    unfinished = run.checkpoints / f".step_{steps + 384}.zip.tmp-{dead.stdout.strip()}"  # what a kill -9 leaves now
+    unfinished = run.checkpoints / f".rl_model_{steps + 384}_steps.zip.tmp-{dead.stdout.strip()}"  # a kill -9 leaves
     unfinished.write_bytes(b"half a checkpoint")
     resumed = train(Run.open(run.directory, ["training.total_timesteps=448"]), resume=True)
     err = capsys.readouterr().err
@@ -119,7 +119,7 @@ def test_a_full_disk_stops_training_with_an_error_and_loses_no_checkpoint(tmp_pa
         timeout=300,
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
-    assert f"cannot write step_128.zip in {run / 'checkpoints'}: File too large" in result.stderr
+    assert f"cannot write rl_model_128_steps.zip in {run / 'checkpoints'}: File too large" in result.stderr
     assert not [p for p in (run / "checkpoints").iterdir()]  # no torn file left behind
 
 
@@ -168,7 +168,8 @@ def test_a_full_disk_under_the_logs_stops_training_with_an_error_and_loses_no_ch
     err = capsys.readouterr().err
     assert f"error: {message.format(run=run)}" in err and "Traceback" not in err, err
     checkpoints = Run.open(run).checkpoint_paths()
-    assert [p.name for p in checkpoints][:2] == ["step_128.zip", "step_256.zip"]  # saved before the disk filled
+    names = [p.name for p in checkpoints][:2]
+    assert names == ["rl_model_128_steps.zip", "rl_model_256_steps.zip"]  # saved before the disk filled
     assert all(zipfile.is_zipfile(p) for p in checkpoints)
 
 
@@ -179,13 +180,14 @@ def test_normalization_statistics_are_plain_arrays_and_come_back_on_resume(tmp_p
     config = parse_config({**SHORT, "algo": {**SHORT["algo"], "normalize_reward": True}})
     run = Run.create(config, tmp_path / "run")
     train(run)
-    steps = int(run.latest_checkpoint().stem.split("_")[1])
-    with np.load(run.checkpoints / f"vecnormalize_{steps}.npz", allow_pickle=False) as data:  # nothing pickled
+    steps = checkpoint_steps(run.latest_checkpoint())
+    statistics = checkpoint_path(run, steps, "vecnormalize_", "npz")  # SB3's name, but arrays: nothing pickled
+    with np.load(statistics, allow_pickle=False) as data:
         saved = {key: data[key] for key in data.files}
     assert saved["norm_reward"] and not saved["norm_obs"] and saved["ret_rms.count"] > steps - 1
     train(Run.open(run.directory, [f"training.total_timesteps={steps + 128}"]), resume=True)
-    after = int(run.latest_checkpoint().stem.split("_")[1])
-    with np.load(run.checkpoints / f"vecnormalize_{after}.npz", allow_pickle=False) as data:
+    after = checkpoint_steps(run.latest_checkpoint())
+    with np.load(checkpoint_path(run, after, "vecnormalize_", "npz"), allow_pickle=False) as data:
         resumed = {key: data[key] for key in data.files}
     # The statistics went on from the saved ones (fresh ones would have counted the new steps only).
     assert resumed["ret_rms.count"] == pytest.approx(saved["ret_rms.count"] + (after - steps))
@@ -254,7 +256,8 @@ def test_signals_save_a_checkpoint_and_stop_quietly(tmp_path, sig, code):
     _, err = process.communicate(timeout=60)
     assert process.returncode == code, err
     assert "Traceback" not in err and "continue with --resume" in err
-    assert max(p.stat().st_mtime for p in (run / "checkpoints").glob("step_*.zip")) >= sent  # saved on the signal
+    saved = (run / "checkpoints").glob("rl_model_*_steps.zip")
+    assert max(p.stat().st_mtime for p in saved) >= sent  # saved on the signal
 
 
 def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
@@ -263,7 +266,7 @@ def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
     latest = Run.open(run).latest_checkpoint()
-    saved = int(latest.stem.split("_")[1])
+    saved = checkpoint_steps(latest)
     monitor_steps = sum(
         int(line.split(",")[1])
         for path in (run / "monitor").glob("*.csv")

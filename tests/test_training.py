@@ -19,7 +19,7 @@ from androidrl.train import analysis
 from androidrl.train.config import ConfigError, parse_config
 from androidrl.train.evaluation import evaluate_run, load_run_model
 from androidrl.train.evaluation import main as evaluate_main
-from androidrl.train.runs import Run
+from androidrl.train.runs import Run, checkpoint_steps, command_line
 from androidrl.train.training import main as train_main
 from androidrl.train.training import train
 
@@ -39,24 +39,32 @@ def trained(tmp_path_factory):
     """One short training run shared by the tests below."""
     directory = tmp_path_factory.mktemp("runs") / "short"
     config = parse_config(SHORT)
-    return train(Run.create(config, directory, ["scripts/train.py", "--config", "short.yaml"]))
+    return train(Run.create(config, directory, command_line("train", ["--config", "short.yaml"])))
 
 
 def test_a_run_directory_has_everything(trained):
+    from stable_baselines3.common.utils import get_system_info
+
     run = trained.run.directory
     assert trained.timesteps >= 256 and trained.final_model == run / "final_model.zip"
     assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 256
-    assert "scripts/train.py --config short.yaml" in (run / "command.txt").read_text()
+    assert "-m androidrl train --config short.yaml" in (run / "command.txt").read_text()
     versions = json.loads((run / "versions.json").read_text())
-    assert versions["stable_baselines3"] and versions["sb3_contrib"] and "androidrl_commit" in versions
+    assert get_system_info(print_info=False)[0].items() <= versions.items()  # SB3's own record, and ours beside it
+    assert versions["sb3-contrib"] and "androidrl_commit" in versions
     assert sorted(p.name for p in (run / "monitor").iterdir()) == ["worker_0.monitor.csv", "worker_1.monitor.csv"]
     assert list((run / "tb").rglob("events.out.tfevents.*"))
-    assert (run / "evaluations.csv").read_text().startswith("timesteps,success_rate,mean_return")
-    assert list((run / "checkpoints").glob("step_*.zip"))
-    # SB3's EvalCallback files, so zoo tools and plots read our runs as they read theirs
+    assert (run / "evaluations.csv").read_text().startswith("timesteps,success_rate,mean_return,std_return")
+    # SB3's CheckpointCallback names, and SB3's EvalCallback files with its dtypes, so zoo tools read our runs
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == [
+        "rl_model_128_steps.zip",
+        "rl_model_256_steps.zip",
+    ]
     evaluations = np.load(run / "evaluations.npz")
     assert list(evaluations["timesteps"]) == [128, 256] and evaluations["results"].shape == (2, 2)
     assert evaluations["ep_lengths"].shape == evaluations["successes"].shape == (2, 2)
+    dtypes = {name: evaluations[name].dtype for name in evaluations.files}
+    assert dtypes == {"timesteps": np.int64, "results": np.float64, "ep_lengths": np.int64, "successes": np.bool_}
     assert (run / "best_model.zip").stat().st_size > 1000
 
 
@@ -76,6 +84,14 @@ def test_the_final_model_loads_and_predicts(trained):
     assert 0 <= int(action) < 9
 
 
+def test_resuming_a_finished_run_says_how_to_train_it_further(trained, capsys):
+    run = trained.run.directory
+    assert train_main(["--resume", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert f"{run} is finished: it trained 256 steps of training.total_timesteps 256" in err
+    assert f"androidrl train --resume {run} --set training.total_timesteps=512" in err
+
+
 def test_resume_continues_the_step_count(trained):
     run = trained.run.directory
     before = trained.timesteps
@@ -86,6 +102,8 @@ def test_resume_continues_the_step_count(trained):
     assert PPO.load(run / "final_model.zip").num_timesteps >= 512 > before
     assert yaml.safe_load((run / "config.yaml").read_text())["training"]["total_timesteps"] == 512
     assert "--resume" in (run / "command.txt").read_text().splitlines()[-1]
+    # The evaluations go on from where they were, in SB3's format, and each is seeded by its index.
+    assert list(np.load(run / "evaluations.npz")["timesteps"]) == [128, 256, 384, 512]
     # The resumed segment has CSVs of its own, and the learning curve orders both segments in time.
     assert {"worker_0.1.monitor.csv", "worker_1.1.monitor.csv"} <= set(os.listdir(run / "monitor"))
     episodes = analysis.monitor_episodes(run)
@@ -166,7 +184,7 @@ def test_the_notebook_compares_runs_across_seeds(tmp_path):
     parameters.source = f'run_dir = "{runs[1].run.directory}"\nepisodes = 2'
     NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
     texts = [o.get("data", {}).get("text/markdown", "") for c in notebook.cells for o in c.get("outputs", [])]
-    assert any(t.startswith("**2 seeds**: final success") for t in texts), texts
+    assert any(t.startswith("**2 seeds**, last evaluation success:") and "IQM" in t for t in texts), texts
     assert (runs[1].run.directory / "seeds.png").stat().st_size > 1000
 
 
@@ -194,6 +212,10 @@ def test_bad_runs_and_configs_fail_before_any_work(tmp_path, capsys, adb_server)
         Run.open(tmp_path)
     with pytest.raises(ConfigError, match="is not a run directory"):
         evaluate_run(tmp_path)
+    for command in (["evaluate", "--run"], ["watch", "--run"], ["train", "--resume"]):  # a mistyped run directory
+        line = [sys.executable, "-m", "androidrl", *command, str(tmp_path / "nope")]
+        done = subprocess.run(line, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and f"run directory {tmp_path / 'nope'} does not exist" in done.stderr, done.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text("algo: {hyperparams: {n_stepz: 5}}\n")
     assert train_main(["--config", str(bad), "--run-dir", str(tmp_path / "r")]) == 2
@@ -223,17 +245,17 @@ def test_an_evaluation_device_that_goes_down_is_an_error_not_a_result():
     from stable_baselines3 import PPO
 
     from androidrl.errors import DeviceError
-    from androidrl.train.compose import make_env
+    from androidrl.train.compose import make_vec_env
     from androidrl.train.evaluation import evaluate
 
     phone = {"virtual": {"count": 1, "width": 180, "height": 400, "density": 80}}
     config = parse_config({**SHORT, "devices": phone, "env": {"reset_timeout": 2}})
-    env = make_env(config, config.devices, backend="dummy")
+    env = make_vec_env(config, config.devices, backend="dummy")
     try:
         model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, device="cpu")
         assert len(evaluate(model, env, 2)) == 2
         env.env_method("shell", "reboot -p")  # the phone powers off
-        with pytest.raises(DeviceError, match="an evaluation device is down"):
+        with pytest.raises(DeviceError, match="an evaluation episode was cut short by a device fault"):
             evaluate(model, env, 5)
     finally:
         env.close()
@@ -268,7 +290,7 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_picks_it_up(tmp_path):
     assert process.returncode == 130, err
     assert "continue with --resume" in err
     checkpoint = Run.open(run).latest_checkpoint()
-    assert checkpoint is not None and int(checkpoint.stem.split("_")[1]) > 0
+    assert checkpoint is not None and checkpoint_steps(checkpoint) > 0
 
 
 def test_the_notebook_finds_the_newest_run_by_default(tmp_path, monkeypatch):

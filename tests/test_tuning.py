@@ -46,6 +46,15 @@ def test_a_study_resumes_and_writes_the_best_config(tmp_path):
         timeout=900,
     )
     assert again.returncode == 0 and "3 trials in" in again.stdout  # the study went on
+    # Another budget in the same study would mix trials that do not compare: refused, before any trial runs.
+    longer = subprocess.run(
+        [COMMAND, "tune", "--config", str(config), "--trials", "1", "--study-dir", str(study),
+         "--set", "training.total_timesteps=256"],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert longer.returncode == 2, longer.stderr[-2000:]
+    assert "made with another budget (training.total_timesteps 128 -> 256)" in longer.stderr
+    assert "Start a new study with --study-dir" in longer.stderr
     with (study / "trials.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [r["trial"] for r in rows] == ["0", "1", "2"] and all(r["learning_rate"] for r in rows)
@@ -82,7 +91,8 @@ def test_seeds_train_one_run_each_and_compare(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     runs = [tmp_path / "runs" / "seed_0", tmp_path / "runs" / "seed_1"]
     assert [load_config(r / "config.yaml").seed for r in runs] == [0, 1]
-    assert "2 seeds: last evaluation success" in done.stdout
+    summary = next(line for line in done.stdout.splitlines() if line.startswith("2 seeds, last evaluation success:"))
+    assert "(mean ± std), IQM" in summary and "95% CI" in summary  # a sample std of two seeds, and rliable's IQM
     assert analysis.seed_runs(runs[1]) == runs
     spread = analysis.across_seeds(runs)
     assert list(spread["steps"]) == [64, 128] and spread["runs"].shape == (2, 2)

@@ -1,6 +1,7 @@
 """Vector envs over devices: SB3 and Gymnasium faces, seeding, fault isolation, per-worker recovery."""
 
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
@@ -9,11 +10,12 @@ import signal
 import threading
 import time
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
 from androidrl.device.spec import DeviceSpec, parse_devices
-from androidrl.vector import WorkerError, make_vector_env
+from androidrl.vector import VectorSettings, WorkerError, make_vector_env
 from androidrl.vector.sb3 import SB3VecEnv, make_sb3_vec_env
 from androidrl.virtual.phone import VirtualPhone
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
@@ -25,8 +27,13 @@ def wrap(env):
     return DiscreteGridAction(ScreenshotObservation(env, shape=(48, 24)), rows=4, cols=2)
 
 
+#: make_vector_env's own arguments; the rest of a test's keywords are VectorSettings.
+_OWN = ("env_kwargs", "shared_memory", "context", "monitor_dir", "seed", "adb_host", "adb_port")
+
+
 def vec(devices=(SMALL, SMALL), task="tap-target", **kwargs):
-    return SB3VecEnv(make_vector_env(list(devices), task, wrap, **kwargs))
+    own = {k: kwargs.pop(k) for k in _OWN if k in kwargs}
+    return SB3VecEnv(make_vector_env(list(devices), task, wrap, settings=VectorSettings(**kwargs), **own))
 
 
 # ---------------------------------------------------------------------------- specs
@@ -126,7 +133,8 @@ def test_get_attr_and_env_method_never_kill_workers():
     assert env.env_method("shell", "getprop ro.serialno") == ["virtual-0\n", "virtual-1\n"]
     from stable_baselines3.common.monitor import Monitor
 
-    assert env.env_is_wrapped(Monitor) == [False, False]
+    assert env.env_is_wrapped(Monitor) == [True, True]  # every worker's env has one, first (as SB3's make_vec_env)
+    assert env.env_is_wrapped(gym.wrappers.ClipReward) == [False, False]
     assert env.step(np.array([0, 0]))[0].shape == (2, 48, 24, 3)  # still stepping
     env.close()
 
@@ -151,7 +159,7 @@ def _serial_command(serial, command):
 
 def test_an_in_process_fault_truncates_one_worker_and_the_others_keep_stepping():
     guard = {"retry_interval": 0.2, "probe_timeout": 0.3, "max_down_seconds": 30}
-    env = vec(guard=guard)
+    env = vec(**guard)
     env.reset()
     env.env_method("shell", _serial_command("virtual-1", "reboot -p"))  # worker 1's phone powers off
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
@@ -174,7 +182,7 @@ def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_se
     guard = {"retry_interval": 0.2, "probe_timeout": 2.0, "max_down_seconds": 60}
     # forkserver: forked workers would inherit the adbd listening sockets of this process
     # and keep the port taken after the server is stopped.
-    env = vec(devices=[s.serial for s in servers], adb_port=adb_server.port, guard=guard, context="forkserver")
+    env = vec(devices=[s.serial for s in servers], adb_port=adb_server.port, **guard, context="forkserver")
     try:
         env.reset()
         adbd.stop_server(servers[1])  # the device's adbd dies mid-rollout
@@ -223,7 +231,7 @@ def test_a_fault_does_not_stall_the_healthy_devices(adbd, adb_server, fault):
         adb_server.adb("connect", server.serial)
     guard = {"retry_interval": 0.5, "probe_timeout": 5.0, "max_down_seconds": 120}
     serials = [s.serial for s in servers]
-    env = vec(serials, adb_port=adb_server.port, guard=guard, context="forkserver", fault_timeout=3.0)
+    env = vec(serials, adb_port=adb_server.port, **guard, context="forkserver", fault_timeout=3.0)
     actions = np.zeros(3, dtype=int)
 
     def timed(phase):
@@ -282,7 +290,7 @@ def test_a_fault_does_not_stall_the_healthy_devices(adbd, adb_server, fault):
 
 def test_while_too_many_devices_are_down_the_step_waits_for_them(caplog):
     guard = {"retry_interval": 0.2, "probe_timeout": 0.5, "max_down_seconds": 60}
-    env = vec(guard=guard, max_blank_share=0.25)  # one phone of two down is too many
+    env = vec(**guard, max_blank_share=0.25)  # one phone of two down is too many
     try:
         env.reset()
         env.env_method("shell", _serial_command("virtual-1", "reboot"))  # offline for a second, then boots
@@ -408,9 +416,23 @@ def test_a_worker_that_hangs_in_reset_is_restarted():
     env.close()
 
 
-def test_sb3_backends_refuse_arguments_only_the_async_one_takes():
-    with pytest.raises(TypeError, match="step_timeout: only the async backend takes these"):
-        make_sb3_vec_env([SMALL], "tap-target", wrap, backend="dummy", step_timeout=5)
+def test_vector_settings_are_one_typed_object_with_one_default_each():
+    # Every part reads the one object: the vector env, each worker's guard, the SB3 backends.
+    settings = VectorSettings(step_timeout=7, fault_timeout=0.5, max_down_seconds=9, retry_interval=0.25)
+    env = vec(step_timeout=7, fault_timeout=0.5, max_down_seconds=9, retry_interval=0.25)
+    try:
+        assert env.venv.settings == settings
+        assert (env.venv.step_timeout, env.venv.fault_timeout, env.venv.max_down_seconds) == (7, 0.5, 9)
+        assert env.get_attr("max_down_seconds") == [9, 9] and env.get_attr("retry_interval") == [0.25, 0.25]
+    finally:
+        env.close()
+    dummy = make_sb3_vec_env([SMALL], "tap-target", wrap, backend="dummy", settings=settings)
+    assert dummy.envs[0].max_down_seconds == 9
+    dummy.close()
+    with pytest.raises(ValueError, match="step_timeout"):
+        VectorSettings(step_timeout=-1)
+    with pytest.raises(ValueError, match="extra_forbidden|Extra inputs"):
+        VectorSettings(step_timout=5)  # a typo is an error, not a silent default
 
 
 def test_a_write_error_in_a_step_ends_the_episode_and_the_worker_lives_on(tmp_path):
@@ -463,3 +485,25 @@ def test_observation_files_of_killed_workers_are_removed_on_close():
     os.kill(env.processes[0].pid, signal.SIGKILL)  # no chance to clean up after itself
     env.close()
     assert not root.exists()
+
+
+@pytest.mark.parametrize("backend", ["async", "dummy"])
+def test_the_monitor_counts_the_tasks_rewards_under_the_users_wrappers_and_names_the_env(tmp_path, backend):
+    # As SB3's make_vec_env: the Monitor wraps the env first, so a ClipReward after it clips what the agent
+    # learns from, not the episode returns the run reports.
+    def clipped(env):
+        return gym.wrappers.ClipReward(wrap(env), min_reward=0.0, max_reward=0.0)
+
+    env = make_sb3_vec_env([SMALL], "tap-target", clipped, backend=backend, monitor_dir=tmp_path)
+    env.seed(0)
+    env.reset()
+    learned = 0.0
+    for _ in range(10):  # tap-target ends after 10 steps: -0.05 a step unless the target is hit
+        _, rewards, dones, infos = env.step(np.array([0]))
+        learned += float(rewards[0])
+    env.close()
+    assert dones[0] and learned == 0.0
+    (path,) = tmp_path.glob("*.monitor.csv")
+    header, columns, row = path.read_text().splitlines()[:3]
+    assert json.loads(header[1:])["env_id"] == "androidrl/TapTarget-v0"
+    assert float(row.split(",")[0]) == pytest.approx(infos[0]["episode"]["r"]) != 0.0

@@ -10,6 +10,7 @@ import numpy as np
 from androidrl.bench.figures import Figure, interleave
 from androidrl.device.spec import DeviceSpec
 from androidrl.registration import make_virtual_env, pixel_wrap
+from androidrl.vector.settings import VectorSettings
 
 
 def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
@@ -47,12 +48,12 @@ def env_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             env.close()
 
 
-def _vector_rate(devices: list[DeviceSpec], backend: str, steps: int, **options) -> float:
+def _vector_rate(devices: list[DeviceSpec], backend: str, steps: int, settings: VectorSettings) -> float:
     """Random-action steps per second (all envs together, real steps only) of an SB3 vec env on ``devices``."""
     from androidrl.vector.sb3 import make_sb3_vec_env
 
     env = make_sb3_vec_env(
-        devices, "tap-target", pixel_wrap, backend=backend, env_kwargs={"dump_xml": False}, **options
+        devices, "tap-target", pixel_wrap, backend=backend, settings=settings, env_kwargs={"dump_xml": False}
     )
     try:
         env.seed(0)
@@ -73,10 +74,10 @@ def _vector_rate(devices: list[DeviceSpec], backend: str, steps: int, **options)
 
 #: The vector backends compared: SB3's two, ours, and ours with two devices in each worker process.
 BACKENDS = {
-    "subproc (SB3)": ("subproc", {}),
-    "dummy (SB3)": ("dummy", {}),
-    "async (androidrl)": ("async", {}),
-    "async, 2 per worker": ("async", {"envs_per_worker": 2}),
+    "subproc (SB3)": ("subproc", VectorSettings()),
+    "dummy (SB3)": ("dummy", VectorSettings()),
+    "async (androidrl)": ("async", VectorSettings()),
+    "async, 2 per worker": ("async", VectorSettings(envs_per_worker=2)),
 }
 
 
@@ -88,9 +89,9 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
     for n in (1, 2, 4, 8):
         figure = Figure.rate(f"vector steps/s, tap-target 84x84, {n} device{'s' if n > 1 else ''}", "subproc (SB3)")
         for _ in range(max(1, rounds // 8)):
-            for name, (backend, options) in BACKENDS.items():
-                if options.get("envs_per_worker", 1) <= n:
-                    figure.samples.setdefault(name, []).append(_vector_rate([device] * n, backend, steps, **options))
+            for name, (backend, settings) in BACKENDS.items():
+                if settings.envs_per_worker <= n:
+                    figure.samples.setdefault(name, []).append(_vector_rate([device] * n, backend, steps, settings))
         figures.append(figure)
     return figures
 

@@ -252,8 +252,9 @@ def page(full: Run, before: Run | None = None, after: Run | None = None, hand_wr
         f"{machine.get('cpus')} CPU cores ({machine.get('cpu', '?')}, {machine['platform']}), "
         f"Python {machine['python']}, "
         f"{machine.get('adb') or 'adb ?'}; androidrl {versions.get('androidrl', '?')} at commit `{_commit(full)}`, "
-        f"torch {versions.get('torch', '?')}, stable-baselines3 {versions.get('stable_baselines3', '?')}, "
-        f"gymnasium {versions.get('gymnasium', '?')}. Measured {full.data.get('date', '?')}, "
+        f"torch {_version(versions, 'PyTorch', 'torch')}, "
+        f"stable-baselines3 {_version(versions, 'Stable-Baselines3', 'stable_baselines3')}, "
+        f"gymnasium {_version(versions, 'Gymnasium', 'gymnasium')}. Measured {full.data.get('date', '?')}, "
         f"{settings['rounds']} rounds, screens {width}x{height} at {settings['density']} dpi "
         "(the ppo and memory suites run the quickstart config as it is). On this shared VM figures swing",
         "by up to ±40% between runs; compare ratios within one run.",
@@ -293,3 +294,8 @@ def write(out: Path, full: Path, before: Path | None = None, after: Path | None 
     hand = existing.split(HAND_WRITTEN, 1)[1] if HAND_WRITTEN in existing else ""
     runs = [Run.load(p) if p is not None else None for p in (full, before, after)]
     out.write_text(page(runs[0], runs[1], runs[2], hand))
+
+
+def _version(versions: dict, name: str, old: str) -> str:
+    """A library's version in a run's JSON, under SB3's ``get_system_info`` name or the name runs used before."""
+    return versions.get(name) or versions.get(old) or "?"

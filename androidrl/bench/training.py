@@ -22,7 +22,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     """PPO on the quickstart config: training steps/s and the share of wall time spent in the envs."""
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
-    from androidrl.train.compose import make_env, make_model, set_torch_threads
+    from androidrl.train.compose import make_model, make_vec_env, set_torch_threads
 
     class Timed(VecEnvWrapper):
         """Counts the seconds the learner waits on the envs."""
@@ -51,7 +51,7 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
             config = _quickstart(backend)
             set_torch_threads(config)  # as training does
             with tempfile.TemporaryDirectory() as tmp:
-                env = Timed(make_env(config, config.devices))
+                env = Timed(make_vec_env(config, config.devices))
                 try:
                     model = make_model(config, env, tmp)
                     start = time.perf_counter()
@@ -72,11 +72,11 @@ def _rss_mb(pid: int) -> tuple[float, float]:
 
 def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """Resident memory of each vector-env worker at the start and after many steps (growth)."""
-    from androidrl.train.compose import make_env
+    from androidrl.train.compose import make_vec_env
 
     steps = 400 if rounds < 8 else 2000 if rounds < 20 else 10_000
     config = _quickstart()
-    env = make_env(config, config.devices)
+    env = make_vec_env(config, config.devices)
     try:
         env.seed(0)
         env.reset()

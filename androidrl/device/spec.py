@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from androidrl.device.base import Device
-from androidrl.virtual.system.framework.metrics import MAX_SIDE, MIN_SIDE
+from androidrl.screen import MIN_DENSITY, check_screen
 
 _VIRTUAL = re.compile(r"^virtual(?::(\d+)x(\d+)(?:@(\d+))?)?$")
-#: Pixels a side of a virtual screen: a 100000x100000 frame would not fit in memory.
 
 
 @dataclass(frozen=True)
@@ -59,12 +58,11 @@ class DeviceSpec:
             if not width:
                 return cls(text, True)
             # Without a density, keep a real phone's: 420 dpi at 1080 pixels wide.
-            dpi = int(density) if density else max(72, round(420 * int(width) / 1080))
-            if not (MIN_SIDE <= int(width) <= MAX_SIDE and MIN_SIDE <= int(height) <= MAX_SIDE and 72 <= dpi <= 1000):
-                raise ValueError(
-                    f"bad virtual device {text!r}: width and height must be {MIN_SIDE}-{MAX_SIDE} pixels, "
-                    "density 72-1000 dpi"
-                )
+            dpi = int(density) if density else max(MIN_DENSITY, round(420 * int(width) / 1080))
+            try:
+                check_screen(int(width), int(height), dpi)
+            except ValueError as err:
+                raise ValueError(f"bad virtual device {text!r}: {err}") from None
             return cls(text, True, int(width), int(height), dpi)
         if text.startswith("virtual"):
             raise ValueError(f"bad virtual device {text!r}: write virtual, virtual:360x800 or virtual:360x800@160")

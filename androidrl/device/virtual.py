@@ -18,10 +18,10 @@ import numpy as np
 
 from androidrl.device.base import CommandResult, Device
 from androidrl.errors import DeviceError, DeviceOfflineError, DeviceTimeoutError
+from androidrl.screen import check_screen
 from androidrl.spaces import EnvAction
 from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
 from androidrl.virtual.system.clock import Clock
-from androidrl.virtual.system.framework.metrics import check_display
 from androidrl.virtual.ui.uixml import hierarchy_tree
 from androidrl.virtual.ui.views import View
 
@@ -63,7 +63,7 @@ class VirtualDevice(Device):
         if phone is None:  # the phone is made lazily: refuse settings it would refuse, now
             settings = inspect.signature(VirtualPhone).bind(**phone_kwargs)
             settings.apply_defaults()
-            check_display(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
+            check_screen(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone

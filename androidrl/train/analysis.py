@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from androidrl.recording import Episode
 from androidrl.spaces import EnvActionType
+from androidrl.train import stats
 
 T = EnvActionType
 
@@ -67,16 +68,33 @@ def seed_runs(run_dir: str | Path) -> list[Path]:
 
 
 def across_seeds(runs: list[Path]) -> dict[str, np.ndarray]:
-    """Evaluation success across runs at the steps all of them evaluated: steps, mean, std, and each run's."""
+    """Evaluation success across runs at the steps all of them evaluated: steps, mean, sample std, and each run's.
+
+    The std is the sample's (ddof 1; NaN for one run); :func:`androidrl.train.stats.across_runs`
+    says the last evaluations in words, with the IQM and its bootstrap interval.
+    """
     tables = [{int(e["timesteps"]): e["success_rate"] for e in evaluations(r)} for r in runs]
     steps = sorted(set.intersection(*(set(t) for t in tables))) if tables else []
     values = np.array([[t[s] for s in steps] for t in tables], dtype=float).reshape(len(tables), len(steps))
     return {
         "steps": np.array(steps),
         "mean": values.mean(axis=0) if len(tables) else values,
-        "std": values.std(axis=0) if len(tables) else values,
+        "std": np.array([stats.sample_std(column) for column in values.T]) if len(tables) else values,
         "runs": values,
     }
+
+
+def find_run(run_dir: str | Path) -> Path:
+    """``run_dir`` as given, or (from ``notebooks/``) relative to the repository's top.
+
+    Raises:
+        FileNotFoundError: Neither exists.
+    """
+    path = Path(run_dir)
+    for candidate in (path, Path("..") / path):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"run directory {run_dir} does not exist (here or, from notebooks/, in ..)")
 
 
 def monitor_episodes(run_dir: str | Path) -> list[dict[str, float]]:

@@ -79,6 +79,24 @@ def _running(pid: int) -> bool:
     return True
 
 
+def atomic_savez(path: Path, arrays: dict[str, Any]) -> None:
+    """``np.savez`` written by :func:`atomic_write`, and the same bytes for the same arrays.
+
+    ``np.savez`` stamps each member of its zip with the time of writing; here every member
+    carries the zip format's epoch instead, so two runs that compute the same arrays write
+    byte-identical files (``np.load`` reads them as any ``.npz``; nothing is pickled).
+    """
+
+    def write(f: IO[bytes]) -> None:
+        with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as archive:
+            for name, value in arrays.items():
+                member = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+                with archive.open(member, "w", force_zip64=True) as out:
+                    np.lib.format.write_array(out, np.asanyarray(value), allow_pickle=False)
+
+    atomic_write(path, write)
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """:func:`atomic_write` for text."""
     atomic_write(path, lambda f: f.write(text.encode("utf-8")))
@@ -95,18 +113,70 @@ def _fsync_directory(directory: Path) -> None:
 # ---------------------------------------------------------------------------- models
 
 
-def pickled_fields(path: Path) -> list[str]:
-    """The names of the cloudpickled fields in an SB3 model file (read as JSON; nothing is unpickled).
+def _model_data(path: Path) -> dict[str, Any]:
+    """The ``data`` of an SB3 model file, as JSON (nothing is unpickled).
 
     Raises:
         CheckpointError: The file is not an SB3 model (not a zip, or no ``data``).
     """
     try:
         with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
+            return json.loads(archive.read("data"))
     except (OSError, zipfile.BadZipFile, KeyError, ValueError) as err:
         raise CheckpointError(f"{path} is not a model file: {err}") from None
+
+
+def pickled_fields(path: Path) -> list[str]:
+    """The names of the cloudpickled fields in an SB3 model file (read as JSON; nothing is unpickled).
+
+    Raises:
+        CheckpointError: The file is not an SB3 model (not a zip, or no ``data``).
+    """
+    data = _model_data(path)
     return [key for key, value in data.items() if isinstance(value, dict) and ":serialized:" in value]
+
+
+def _space_words(kind: str, n: Any = None, nvec: Any = None, shape: Any = None, dtype: Any = None) -> str:
+    """A space in words, the same whether read from a live space or from a model file's JSON."""
+    if n is not None:
+        return f"{kind}({int(n)})"
+    if nvec is not None:
+        return f"{kind}({[int(v) for v in np.asarray(nvec).ravel()]})"
+    return f"{kind}(shape={tuple(shape or ())}, dtype={dtype})"
+
+
+def _saved_space(entry: Any) -> str | None:
+    """A space as a model file's JSON describes it beside its pickle (its class, ``n``, ``nvec``, shape, dtype)."""
+    if not isinstance(entry, dict) or ":type:" not in entry:
+        return None
+    kind = entry[":type:"].rsplit(".", 1)[-1].rstrip("'>")
+    nvec = entry.get("nvec")
+    if isinstance(nvec, str):  # (NumPy's printing: "[3 3 3]")
+        nvec = [int(v) for v in nvec.strip("[]").split()]
+    return _space_words(kind, entry.get("n"), nvec, entry.get("_shape"), entry.get("dtype"))
+
+
+def _live_space(space: Any) -> str:
+    return _space_words(
+        type(space).__name__, getattr(space, "n", None), getattr(space, "nvec", None), space.shape, space.dtype
+    )
+
+
+def check_saved_spaces(path: Path, template: Any) -> None:
+    """The model at ``path`` was trained on the spaces of ``template`` (a model made on the env to load it on).
+
+    Raises:
+        CheckpointError: It was not, naming both spaces (before anything is loaded).
+    """
+    data = _model_data(path)
+    for name in ("observation_space", "action_space"):
+        saved, expected = _saved_space(data.get(name)), _live_space(getattr(template, name))
+        if saved is not None and saved != expected:
+            kind = name.split("_")[0]
+            raise CheckpointError(
+                f"{path} was trained on the {kind} space {saved}, but the env has {expected} "
+                "(another run's model, or a config changed since?)"
+            )
 
 
 def safe_custom_objects(path: Path, template: Any) -> dict[str, Any]:
@@ -133,8 +203,10 @@ def load_model(cls: type, path: Path, template: Any, **kwargs: Any) -> Any:
     """``cls.load(path)`` with every pickled field supplied from ``template`` (see :func:`safe_custom_objects`).
 
     Raises:
-        CheckpointError: The file is not a model, holds fields that cannot be supplied, or does not load.
+        CheckpointError: The file is not a model, was trained on other spaces than ``template``'s
+            (naming both), holds fields that cannot be supplied, or does not load.
     """
+    check_saved_spaces(path, template)
     custom_objects = safe_custom_objects(path, template)
     try:
         return cls.load(path, custom_objects=custom_objects, **kwargs)
@@ -154,7 +226,7 @@ def save_normalize(path: Path, normalize: Any) -> None:
             continue
         arrays.update({f"{name}.mean": rms.mean, f"{name}.var": rms.var, f"{name}.count": np.asarray(rms.count)})
 
-    atomic_write(path, lambda f: np.savez(f, **arrays))
+    atomic_savez(path, arrays)
 
 
 def load_normalize(path: Path, venv: Any) -> Any:

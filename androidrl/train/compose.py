@@ -6,43 +6,69 @@ evaluated on exactly the envs it trained on.
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.envs.registration import EnvSpec
+from pydantic import ValidationError
 
+from androidrl.device.spec import DeviceSpec
+from androidrl.plugins import import_class
 from androidrl.train import checkpoints
 from androidrl.train.config import Config, ConfigError, Devices, algo_class, check_rollout, hyperparams
-from androidrl.train.plugins import import_class
+from androidrl.train.seeds import AFTERWARDS, LATER_PHONES, PERIODIC_PHONES, evaluation_seed
+from androidrl.validation import format_errors
+
+
+def wrapper_settings(config: Config) -> dict[str, Any]:
+    """The config's ``observation``, ``action`` and ``wrappers`` sections, as the gym ids take them.
+
+    Plain data, the keywords of :func:`~androidrl.registration.wrap_env`; without ``frame_stack``
+    (frames are stacked across the vector env, not in each env).
+    """
+    data = config.model_dump(mode="json")
+    return {
+        "observation": {k: v for k, v in data["observation"].items() if k != "frame_stack"},
+        "action": data["action"],
+        "wrappers": data["wrappers"],
+    }
 
 
 def make_wrap(config: Config):
-    """The function that wraps each worker's AndroidEnv as the config says.
+    """The function that wraps each worker's AndroidEnv as the config says (:func:`~androidrl.registration.wrap_env`).
 
     The observation wrapper, then the action wrapper, then the config's own ``wrappers`` in order.
     """
-    from androidrl.wrappers import InstructionObservation, ScreenshotObservation
+    from androidrl.registration import wrap_env
 
-    observation = config.observation.model_dump(exclude={"frame_stack", "instruction"})
-    instruction = config.observation.instruction
-    action, settings = config.action.wrapper, config.action.settings
-    extra = [(import_class(p.path), p.kwargs) for p in config.wrappers]
-
-    def wrap(env: gym.Env) -> gym.Env:
-        env = ScreenshotObservation(env, **observation)
-        if instruction is not None:
-            env = InstructionObservation(env, **instruction.model_dump())
-        env = action(env, **settings)
-        for cls, kwargs in extra:
-            env = cls(env, **kwargs)
-        return env
-
-    return wrap
+    settings = wrapper_settings(config)
+    return functools.partial(wrap_env, **settings)
 
 
-def make_env(
+def run_spec(
+    config: Config, device: DeviceSpec, seed: int = 0, evaluation: bool = False, monitor: bool = False
+) -> EnvSpec:
+    """The gym spec of the config's env on ``device``: ``gym.make(spec)`` makes one env exactly as a worker's.
+
+    It is what recordings (and so Minari datasets) carry, and what ``androidrl.make_env(run_dir,
+    vector=False)`` makes: a ``...Pixels-v0`` id with the config's sections as its keywords.
+    """
+    from androidrl.registration import pixel_spec
+
+    where = {"device": device.serial} if not device.virtual else {}
+    if not device.virtual and (device.adb_host, device.adb_port) != ("127.0.0.1", None):
+        where |= {"adb_host": device.adb_host, "adb_port": device.adb_port}
+    screen = {"width": device.width, "height": device.height, "density": device.density} if device.virtual else {}
+    env = config.env.model_dump(mode="json", exclude_none=True)
+    settings = wrapper_settings(config) | ({"monitor": True} if monitor else {})
+    return pixel_spec(config.task_spec(evaluation), **where, **screen, seed=seed, **settings, **env)
+
+
+def make_vec_env(
     config: Config,
     devices: Devices,
     monitor_dir: Path | None = None,
@@ -53,7 +79,8 @@ def make_env(
 ):
     """An SB3 VecEnv on ``devices`` with the config's task, wrappers (or ``wrap``) and frame stacking.
 
-    With ``evaluation``, a suite takes its tasks in turn, so evaluations cover each evenly.
+    Each worker's env has a Monitor first (writing to ``monitor_dir`` if given). With
+    ``evaluation``, a suite takes its tasks in turn, so evaluations cover each evenly.
 
     Raises:
         ConfigError: The ray backend's devices cannot be had, or their number does not fit the batch size.
@@ -68,19 +95,65 @@ def make_env(
     else:
         from androidrl.vector.sb3 import make_sb3_vec_env
 
-        options: dict[str, Any] = {
-            "env_kwargs": env_kwargs,
-            "monitor_dir": monitor_dir,
-            "seed": seed,
-            "adb_host": devices.adb.host,
-            "adb_port": devices.adb.port,
-            "guard": config.vector.guard(),
-        }
-        if backend == "async":
-            options.update(config.vector.recovery())
-        env = make_sb3_vec_env(devices.specs(), config.task_spec(evaluation), wrap, backend=backend, **options)
+        env = make_sb3_vec_env(
+            devices.specs(),
+            config.task_spec(evaluation),
+            wrap,
+            backend=backend,
+            settings=config.vector.vector_settings(),
+            env_kwargs=env_kwargs,
+            monitor_dir=monitor_dir,
+            seed=seed,
+            adb_host=devices.adb.host,
+            adb_port=devices.adb.port,
+        )
     if config.observation.frame_stack > 1:
         env = VecFrameStack(env, n_stack=config.observation.frame_stack)
+    return env
+
+
+def evaluation_env(config: Config, devices: Devices | None = None, wrap: Any = None, periodic: bool = False):
+    """The VecEnv a run is evaluated on: its evaluation devices (or ``devices``), one process, every task in turn.
+
+    The same wrappers and frame stacking as training; under a reward-only ``VecNormalize``
+    when training has one (SB3's EvalCallback syncs the two), so returns stay the task's.
+
+    Raises:
+        ConfigError: The run trained on phones and no ``devices`` are given.
+    """
+    devices = devices or play_devices(config)
+    seed = config.seed + (PERIODIC_PHONES if periodic else LATER_PHONES)
+    env = make_vec_env(config, devices, seed=seed, backend="dummy", wrap=wrap, evaluation=True)
+    if config.algo.normalize_reward:
+        from stable_baselines3.common.vec_env import VecNormalize
+
+        env = VecNormalize(env, training=False, norm_obs=False, norm_reward=False)
+    return env
+
+
+def run_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None = None, seed: int | None = None):
+    """The env of a run directory, exactly as it evaluates (``androidrl.make_env``; see its documentation).
+
+    Raises:
+        ConfigError: Not a run; a run that trained on phones without ``devices``; ``vector=False``
+            for a run that stacks frames (a vector env's wrapper).
+    """
+    from androidrl.train.runs import Run
+
+    config = Run.open(run_dir).config
+    chosen = play_devices(config, devices)
+    seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
+    if vector:
+        env = evaluation_env(config, chosen)
+        env.seed(seed)
+        return env
+    if config.observation.frame_stack > 1:
+        raise ConfigError(
+            f"{run_dir} stacks {config.observation.frame_stack} frames, which SB3 does across a vector env "
+            "(VecFrameStack): use androidrl.make_env(run_dir), a vector env"
+        )
+    env = gym.make(run_spec(config, chosen.specs()[0], config.seed + LATER_PHONES, evaluation=True, monitor=True))
+    env.reset(seed=seed)  # (SB3's evaluate_policy resets it again, from here on)
     return env
 
 
@@ -91,20 +164,17 @@ def _cluster_env(
     from androidrl.vector.cluster import ClusterError, connect, make_cluster_vector_env, pick_devices
     from androidrl.vector.sb3 import MonitorFiles, SB3VecEnv
 
-    vector = config.vector
     try:
-        ray = connect(vector.address)
+        ray = connect(config.vector.address)
         chosen = pick_devices(ray, devices.cluster) if devices.cluster is not None else devices.specs()
         check_rollout(config, hyperparams(config), len(chosen))
         venv = make_cluster_vector_env(
             chosen,
             config.task_spec(evaluation),
             wrap,
+            settings=config.vector.vector_settings(),
             env_kwargs=env_kwargs,
             seed=seed,
-            guard=vector.guard(),
-            placement_timeout=vector.placement_timeout,
-            **vector.recovery(),
         )
     except ClusterError as err:
         raise ConfigError(f"vector.backend ray: {err}") from None
@@ -119,6 +189,23 @@ def eval_devices(config: Config) -> Devices | None:
     if config.devices.virtual is not None:
         return Devices(virtual=config.devices.virtual.model_copy(update={"count": 1}))
     return None  # phones in use for training cannot also evaluate
+
+
+def play_devices(config: Config, devices: list[str] | None = None) -> Devices:
+    """The devices a run is evaluated (or watched) on: ``devices`` if given, else the run's evaluation devices.
+
+    Raises:
+        ConfigError: ``devices`` are malformed, or the run trained on phones and none are given.
+    """
+    if devices:
+        try:
+            return Devices(serials=devices, adb=config.devices.adb)
+        except ValidationError as err:
+            raise ConfigError(f"--devices: {format_errors(err)}") from None
+    chosen = eval_devices(config)
+    if chosen is None:
+        raise ConfigError("the run trained on phones: say which devices to play on (--devices, or devices=[...])")
+    return chosen
 
 
 def set_torch_threads(config: Config) -> int:
@@ -159,13 +246,8 @@ def template_env(config: Config):
     """An SB3 VecEnv with the config's spaces that never touches a device (to load a model without phones)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, VecFrameStack
 
-    from androidrl.device.spec import DeviceSpec
-    from androidrl.env import AndroidEnv
-
     spec = next((s for s in config.devices.specs() if s.virtual), DeviceSpec.virtual_phone())
-    wrap = make_wrap(config)
-    task, size = config.task_spec(), spec.screen_size()
-    env = DummyVecEnv([lambda: wrap(AndroidEnv(spec.make_device(), task, screen_size=size))])
+    env = DummyVecEnv([lambda: gym.make(run_spec(config, spec))])
     return VecFrameStack(env, config.observation.frame_stack) if config.observation.frame_stack > 1 else env
 
 

@@ -51,25 +51,20 @@ from pydantic import (
     model_validator,
 )
 
-from androidrl.device.spec import MAX_SIDE, MIN_SIDE, DeviceSpec, parse_devices
+from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
+from androidrl.plugins import PluginError, check_plugin, import_class, parse_plugin
+from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
-from androidrl.train.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
-from androidrl.wrappers import (
-    BoxAction,
-    DiscreteGridAction,
-    InstructionObservation,
-    MultiDiscreteAction,
-    ScreenshotObservation,
-    UIElementAction,
-)
+from androidrl.vector.cluster import check_ray_settings
+from androidrl.vector.settings import VectorSettings
+from androidrl.wrappers import ACTION_WRAPPERS, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
-MAX_DENSITY = 1000
 #: The smallest image side SB3's NatureCNN takes (kernels 8/4, 4/2, 3/1).
 NATURE_CNN_MIN = 36
 #: Algorithms that need a Discrete action space, a Box one, and those with a replay buffer.
@@ -105,7 +100,7 @@ class _Model(BaseModel):
 
 
 class Plugin(_Model):
-    """A class of your own by import path, with keyword arguments (see :mod:`androidrl.train.plugins`)."""
+    """A class of your own by import path, with keyword arguments (see :mod:`androidrl.plugins`)."""
 
     path: str
     kwargs: dict[str, Any] = Field(default_factory=dict)
@@ -130,9 +125,14 @@ class VirtualDevices(_Model):
     """Virtual phones, one per worker process."""
 
     count: int = Field(default=2, ge=1, le=64)
-    width: int = Field(default=360, ge=MIN_SIDE, le=MAX_SIDE)
-    height: int = Field(default=800, ge=MIN_SIDE, le=MAX_SIDE)
-    density: int = Field(default=160, ge=72, le=MAX_DENSITY)
+    width: int = 360
+    height: int = 800
+    density: int = 160
+
+    @model_validator(mode="after")
+    def _screen(self) -> VirtualDevices:
+        check_screen(self.width, self.height, self.density)  # (a ValueError: pydantic names the key path)
+        return self
 
 
 class AdbServer(_Model):
@@ -224,13 +224,6 @@ Observation = settings_model(
     instruction=(Instruction | None, None),
 )
 
-#: The ``action.type`` values and the wrapper each names.
-ACTION_WRAPPERS: dict[str, type] = {
-    "grid": DiscreteGridAction,
-    "multidiscrete": MultiDiscreteAction,
-    "box": BoxAction,
-    "ui_elements": UIElementAction,
-}
 _ACTION_SETTINGS = {kind: settings_model(cls, f"{cls.__name__}Settings") for kind, cls in ACTION_WRAPPERS.items()}
 
 
@@ -256,46 +249,26 @@ class Action(_Model):
         return {"type": kind, **checked.model_dump()}
 
     @property
-    def wrapper(self) -> type:
-        """The action wrapper class."""
-        return ACTION_WRAPPERS[self.type]
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        """The wrapper's keyword arguments (every one, defaults included)."""
-        return dict(self.model_extra or {})
-
-    @property
     def discrete(self) -> bool:
         """Whether the action space is Discrete (what DQN needs)."""
         return self.type in ("grid", "ui_elements")
 
 
-class Vector(_Model):
-    """Vector env settings: the backend, and how the async backend survives faults (see :mod:`androidrl.vector`)."""
+class Vector(VectorSettings):
+    """The ``vector:`` section: the backend, and the layout and fault settings (:class:`VectorSettings`'s own)."""
 
     backend: Literal["async", "subproc", "dummy", "ray"] = "async"
     address: str = "auto"  # the Ray cluster (ray backend): auto, or HOST:PORT of its head
-    placement_timeout: float = Field(default=60.0, gt=0)  # (ray) seconds each worker has to be placed
-    step_timeout: float = Field(default=120.0, gt=0)
-    envs_per_worker: int = Field(default=1, ge=1, le=64)
-    fault_timeout: float = Field(default=0.75, gt=0)
-    max_restarts: int = Field(default=3, ge=0)
-    restart_window: float = Field(default=300.0, gt=0)
-    max_blank_share: float = Field(default=0.5, ge=0, le=1)
-    retry_interval: float = Field(default=5.0, gt=0)
-    probe_timeout: float = Field(default=3.0, gt=0)
-    max_down_seconds: float = Field(default=300.0, gt=0)
 
-    def guard(self) -> dict[str, float]:
-        """The settings of each worker's :class:`~androidrl.vector.guard.DeviceFaultGuard`."""
-        return {"retry_interval": self.retry_interval, "probe_timeout": self.probe_timeout,
-                "max_down_seconds": self.max_down_seconds}  # fmt: skip
-
-    def recovery(self) -> dict[str, Any]:
-        """The async backend's fault-recovery and layout settings."""
-        return self.model_dump(include={"step_timeout", "envs_per_worker", "fault_timeout", "max_restarts",
-                                        "restart_window", "max_blank_share"})  # fmt: skip
+    @model_validator(mode="after")
+    def _ray(self) -> Vector:
+        if self.backend == "ray":
+            try:
+                check_ray_settings(self)
+            except ValueError as err:
+                key, _, message = str(err).partition(": ")
+                raise NestedErrors([(key, message)]) from None
+        return self
 
 
 class PolicyKwargs(_Model):

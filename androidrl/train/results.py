@@ -23,10 +23,12 @@ from typing import Any
 import numpy as np
 
 from androidrl.solvers import solver_for
-from androidrl.train.compose import eval_devices, make_env
+from androidrl.train import stats
+from androidrl.train.compose import evaluation_env
 from androidrl.train.config import Config, ConfigError, load_config
 from androidrl.train.evaluation import evaluate, evaluate_run, summarize
-from androidrl.train.runs import Run
+from androidrl.train.runs import Run, command_line
+from androidrl.train.seeds import AFTERWARDS, evaluation_seed
 from androidrl.train.training import Interrupted, train
 
 
@@ -125,14 +127,15 @@ def _per_task(summary: dict[str, float]) -> dict[str, float]:
 def baselines(config: Config, episodes: int) -> tuple[dict[str, float], dict[str, float]]:
     """The random policy's and the oracle's evaluation summaries on the trained run's evaluation episodes.
 
-    ``evaluate_run`` plays the episodes of seed ``config.seed + 20_000``; so do these.
+    ``evaluate_run`` plays the episodes seeded :func:`evaluation_seed` ``(seed, 0, AFTERWARDS)``; so do these.
     """
     task = "suite" if isinstance(config.task, list) else config.task
+    seed = evaluation_seed(config.seed, 0, AFTERWARDS)
     out = []
     for make in (lambda env: RandomPolicy(env, config.seed), lambda env: OraclePolicy(env, task)):
-        env = make_env(config, eval_devices(config), seed=config.seed + 20_000, backend="dummy", evaluation=True)
+        env = evaluation_env(config)
         try:
-            out.append(summarize(evaluate(make(env), env, episodes, seed=config.seed + 20_000)))
+            out.append(summarize(evaluate(make(env), env, episodes, seed=seed)))
         finally:
             env.close()
     return out[0], out[1]
@@ -149,7 +152,7 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
         config = load_config(path, [*settings, f"seed={seed}"])
         directory = runs / f"{path.stem}-seed{seed}"
         start = time.monotonic()
-        result = train(Run.create(config, directory, ["scripts/results.py", str(path)]))
+        result = train(Run.create(config, directory, command_line("results", [str(path), "--seeds", str(seed)])))
         if result.stopped_by is not None:  # a half-trained seed is no result: stop the table
             raise Interrupted(result.stopped_by)
         wall = time.monotonic() - start
@@ -192,7 +195,8 @@ def learnability(path: Path, seeds: list[int], episodes: int, runs: Path, overri
 def table(rows: list[Row], episodes: int) -> str:
     """The Markdown table."""
     lines = [
-        "| config | task | budget (steps) | seeds | success after budget (mean; min–max) | steps to 90%; held "
+        "| config | task | budget (steps) | seeds | success after budget (mean ± std; min–max; IQM [95% CI]) "
+        "| steps to 90%; held "
         "| wall time (2 cores) | random | oracle | episode length: trained / random / oracle |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -207,7 +211,13 @@ def table(rows: list[Row], episodes: int) -> str:
             if reached
             else "not reached"
         )
-        spread = f"; {min(values):.0%}–{max(values):.0%}" if len(values) > 1 else ""
+        low, high = stats.bootstrap_ci(values)
+        spread = (
+            f" ± {stats.sample_std(values):.0%}; {min(values):.0%}–{max(values):.0%}; "
+            f"IQM {stats.iqm(values):.0%} [{low:.0%}–{high:.0%}]"
+            if len(values) > 1
+            else ""
+        )
         wall = np.mean([s.wall_seconds for s in row.seeds]) / 60
 
         def mean(name: str, seeds: list[SeedResult] = row.seeds) -> float:

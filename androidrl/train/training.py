@@ -22,19 +22,27 @@ from typing import Any
 from stable_baselines3.common.vec_env import VecNormalize
 
 from androidrl.errors import AndroidRLError
-from androidrl.train.callbacks import TrainingCallback
+from androidrl.train import stats
+from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback
 from androidrl.train.checkpoints import CheckpointError, load_normalize, remove_unfinished
 from androidrl.train.compose import (
     check_devices,
     eval_devices,
+    evaluation_env,
     load_model,
     make_callbacks,
-    make_env,
     make_model,
+    make_vec_env,
     set_torch_threads,
 )
 from androidrl.train.config import ConfigError, load_config
-from androidrl.train.runs import Run, save_checkpoint, save_final_model, vecnormalize_path
+from androidrl.train.runs import (
+    Run,
+    command_line,
+    save_checkpoint,
+    save_final_model,
+    vecnormalize_path,
+)
 from androidrl.vector import WorkerError
 
 
@@ -154,33 +162,40 @@ def train(
     checkpoints = run.checkpoint_paths()[::-1] if resume else []
     if resume and not checkpoints:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")
-    env = make_env(config, config.devices, run.monitor, seed=config.seed)
-    devices = eval_devices(config)
-    eval_env = (
-        make_env(config, devices, seed=config.seed + 10_000, backend="dummy", evaluation=True) if devices else None
-    )
+    env = make_vec_env(config, config.devices, run.monitor, seed=config.seed)
+    periodic = config.training.eval_freq > 0 and eval_devices(config) is not None
+    eval_env = evaluation_env(config, periodic=True) if periodic else None
     try:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)
         model = _resume(run, env, checkpoints) if resume else make_model(config, env, run.tensorboard)
         if init_from is not None:
             _initialize(model, init_from)
-        remaining = config.training.total_timesteps - model.num_timesteps
+        total, done = config.training.total_timesteps, model.num_timesteps
+        if resume and done >= total:  # (the newest checkpoint that loads: a torn newer one does not count)
+            raise ConfigError(
+                f"{run.directory} is finished: it trained {done} steps of training.total_timesteps {total}; to "
+                f"train it further, raise the budget: androidrl train --resume {run.directory} "
+                f"--set training.total_timesteps={2 * max(total, done)}"
+            )
         stopped_by = None
-        if remaining > 0:
-            try:
-                with _stop_on_sigterm(), _quiet_full_disk_in_threads():
-                    callbacks = [TrainingCallback(run, eval_env, on_evaluation), *make_callbacks(config)]
-                    model.learn(remaining, callback=callbacks, reset_num_timesteps=not resume, tb_log_name="train")
-            except (KeyboardInterrupt, _Stop) as stop:
-                stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
-                path = save_checkpoint(run, model)
-                name = signal.Signals(stopped_by).name
-                print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
-            except OSError as err:  # (checkpoints and evaluations say which file themselves: CheckpointError)
-                if err.errno not in FULL_DISK:
-                    raise
-                raise _full_disk(run, err) from None
+        try:
+            with _stop_on_sigterm(), _quiet_full_disk_in_threads():
+                model.learn(
+                    total - done,
+                    callback=_callbacks(run, env.num_envs, eval_env, on_evaluation),
+                    reset_num_timesteps=not resume,
+                    tb_log_name="train",
+                )
+        except (KeyboardInterrupt, _Stop) as stop:
+            stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
+            path = save_checkpoint(run, model)
+            name = signal.Signals(stopped_by).name
+            print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
+        except OSError as err:  # (checkpoints and evaluations say which file themselves: CheckpointError)
+            if err.errno not in FULL_DISK:
+                raise
+            raise _full_disk(run, err) from None
         if stopped_by is not None:
             return TrainResult(run, model.num_timesteps, None, stopped_by)
         save_final_model(run, model)
@@ -190,6 +205,17 @@ def train(
         env.close()
         if eval_env is not None:
             eval_env.close()
+
+
+def _callbacks(run: Run, n_envs: int, eval_env: Any, on_evaluation: Any) -> list:
+    """The progress bar, SB3's checkpoints and evaluations (the run's way), and the config's own callbacks."""
+    train = run.config.training
+    callbacks: list = [Progress(run)]
+    if train.checkpoint_freq:
+        callbacks.append(Checkpoints(run, max(train.checkpoint_freq // n_envs, 1)))
+    if eval_env is not None:
+        callbacks.append(evaluation_callback(run, eval_env, n_envs, on_evaluation))
+    return callbacks + make_callbacks(run.config)
 
 
 def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
@@ -251,8 +277,7 @@ def _initialize(model: Any, source: str | Path) -> None:
 
 
 def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
-    """``--seeds``: one run per seed, then their last evaluations side by side (mean and spread)."""
-    import statistics
+    """``--seeds``: one run per seed, then their last evaluations side by side (mean ± std, IQM and its interval)."""
     from datetime import datetime
 
     from androidrl.train.analysis import evaluations
@@ -277,8 +302,7 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
         print(f"seed {seed}: {result.timesteps} steps, last evaluation success {finals[seed]:.0%}; {directory}")
     values = [v for v in finals.values() if v == v]
     if len(values) > 1:
-        mean, spread = statistics.fmean(values), statistics.pstdev(values)
-        print(f"{len(values)} seeds: last evaluation success {mean:.0%} ± {spread:.0%} (mean ± std)")
+        print(f"{len(values)} seeds, last evaluation success: {stats.across_runs(values)}")
     return 0
 
 
@@ -321,18 +345,18 @@ def main(argv: list[str] | None = None) -> int:
             run = Run.open(args.resume, args.set)
             check_devices(run.config)
             if args.set:  # the run directory keeps the config it trains with
-                run.record([sys.argv[0], *argv])
+                run.record(command_line("train", argv))
             result = train(run, resume=True)
         else:
             if not args.config:
                 parser.error("--config is required (or --resume RUN_DIR)")
             if args.seeds:
-                return _train_seeds(args, [sys.argv[0], *argv])
+                return _train_seeds(args, command_line("train", argv))
             config = load_config(args.config, args.set)
             if args.init_from:
                 _model_source(args.init_from)  # before a run directory is made for nothing
             check_devices(config)
-            result = train(Run.create(config, args.run_dir, [sys.argv[0], *argv]), init_from=args.init_from)
+            result = train(Run.create(config, args.run_dir, command_line("train", argv)), init_from=args.init_from)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -3,8 +3,12 @@
 Each trial trains the config with sampled hyperparameters in its own run directory and is
 scored by its evaluations' success rate (the last one; with ``--seeds``, the mean over
 seeds). The pruner stops trials whose evaluations trail the median of earlier trials at
-the same step. The study lives in ``STUDY_DIR/study.db`` (SQLite): run the same command
-again to add trials to it. After each trial, ``STUDY_DIR/best.yaml`` is the config with
+the same step; every trial's evaluations play the same seeded episodes, so trials differ by
+their parameters, not by the luck of their episodes. The study lives in
+``STUDY_DIR/study.db`` (SQLite): run the same command again to add trials to it. A study
+compares trials of one budget only: the same command with another budget (steps,
+evaluation frequency or episodes, seeds) is refused, naming what changed; give it a new
+``--study-dir``. After each trial, ``STUDY_DIR/best.yaml`` is the config with
 the best parameters so far, ready to train: ``androidrl train --config STUDY_DIR/best.yaml``.
 """
 
@@ -29,6 +33,7 @@ from androidrl.train.config import (
     load_config,
     parse_config,
 )
+from androidrl.train.runs import command_line
 
 #: The search space by algorithm family: name -> (kind, choices or (low, high)).
 ON_POLICY_SPACE: dict[str, tuple[str, Any]] = {
@@ -81,11 +86,15 @@ def tune(
     trials: int,
     seeds: list[int] | None = None,
     timeout: float | None = None,
+    command: list[str] | None = None,
 ) -> Any:
     """Run ``trials`` more trials of the study in ``study_dir`` (made or resumed); the Optuna study.
 
+    ``command`` is what each trial's run directory records as the command that made it.
+
     Raises:
-        ConfigError: The config never evaluates (``training.eval_freq: 0``), or Optuna is missing.
+        ConfigError: The config never evaluates (``training.eval_freq: 0``), Optuna is missing, or
+            the study in ``study_dir`` was made with another budget.
         Interrupted: Ctrl-C or SIGTERM stopped a trial's training (the trial is failed, not scored).
     """
     try:
@@ -99,15 +108,7 @@ def tune(
         raise ConfigError("training.eval_freq: tuning scores trials by their evaluations; set it above 0")
     seeds = seeds or [config.seed]
     space = search_space(config)
-    study_dir.mkdir(parents=True, exist_ok=True)
-    study = optuna.create_study(
-        study_name=config.experiment,
-        storage=f"sqlite:///{study_dir / 'study.db'}",
-        load_if_exists=True,
-        direction="maximize",
-        sampler=optuna.samplers.TPESampler(seed=config.seed, n_startup_trials=min(5, max(1, trials // 3))),
-        pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=config.training.eval_freq),
-    )
+    study = open_study(config, study_dir, seeds, trials)
 
     stopped: list[int] = []  # the signal that stopped a trial's training, if one did
 
@@ -124,7 +125,7 @@ def tune(
                 return not trial.should_prune()
 
             directory = study_dir / f"trial_{trial.number}" / f"seed_{seed}"
-            result = train(Run.create(trial_config, directory, sys.argv), on_evaluation=report)
+            result = train(Run.create(trial_config, directory, command), on_evaluation=report)
             if result.stopped_by is not None:  # a half-trained trial is not scored: it fails, and tuning stops
                 stopped.append(result.stopped_by)
                 trial.set_user_attr("interrupted", signal.Signals(result.stopped_by).name)
@@ -143,6 +144,49 @@ def tune(
     study.optimize(objective, n_trials=trials, timeout=timeout, callbacks=[after], catch=(ConfigError,))
     if stopped:
         raise Interrupted(stopped[0])
+    return study
+
+
+def budget(config: Config, seeds: list[int]) -> dict[str, Any]:
+    """What makes trials comparable: their steps, how they are evaluated, their seeds."""
+    train = config.training
+    return {
+        "training.total_timesteps": train.total_timesteps,
+        "training.eval_freq": train.eval_freq,
+        "training.eval_episodes": train.eval_episodes,
+        "seeds": list(seeds),
+    }
+
+
+def open_study(config: Config, study_dir: Path, seeds: list[int], trials: int = 20) -> Any:
+    """The study in ``study_dir``, made for this budget, or resumed if it has the same one.
+
+    Raises:
+        ConfigError: The study there was made with another budget (naming each difference).
+    """
+    import optuna
+
+    study_dir.mkdir(parents=True, exist_ok=True)
+    study = optuna.create_study(
+        study_name=config.experiment,
+        storage=f"sqlite:///{study_dir / 'study.db'}",
+        load_if_exists=True,
+        direction="maximize",
+        sampler=optuna.samplers.TPESampler(seed=config.seed, n_startup_trials=min(5, max(1, trials // 3))),
+        pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=config.training.eval_freq),
+    )
+    wanted = budget(config, seeds)
+    made = study.user_attrs.get("budget")
+    if made is None:
+        study.set_user_attr("budget", wanted)
+    elif made != wanted:
+        changed = ", ".join(
+            f"{key} {made.get(key)} -> {value}" for key, value in wanted.items() if made.get(key) != value
+        )
+        raise ConfigError(
+            f"the study in {study_dir} was made with another budget ({changed}), and trials of different budgets "
+            f"do not compare: not adding to it. Start a new study with --study-dir, or tune with its budget"
+        )
     return study
 
 
@@ -198,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config, args.set)
         study_dir = study_dir or Path(config.run_dir) / f"{config.experiment}-tune"
-        study = tune(config, study_dir, args.trials, args.seeds, args.timeout)
+        command = command_line("tune", sys.argv[1:] if argv is None else argv)
+        study = tune(config, study_dir, args.trials, args.seeds, args.timeout, command)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

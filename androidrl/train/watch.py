@@ -1,4 +1,4 @@
-"""``androidrl watch RUN``: play a trained agent and write an MP4 of it, with each action drawn.
+"""``androidrl watch --run RUN``: play a trained agent and write an MP4 of it, with each action drawn.
 
 The agent plays on the run's evaluation devices (a virtual phone like the training ones,
 unless ``--devices`` says otherwise); the episodes are recorded at full screen size and
@@ -19,6 +19,7 @@ from PIL import Image
 from androidrl.errors import DeviceError
 from androidrl.recording import load_dataset
 from androidrl.train.analysis import annotated_frames
+from androidrl.train.checkpoints import CheckpointError
 from androidrl.train.config import ConfigError
 from androidrl.train.evaluation import evaluate_run
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="androidrl watch", description="Play a trained agent and write an MP4 of it with the actions drawn."
     )
-    parser.add_argument("run", help="the run directory")
+    parser.add_argument("--run", required=True, help="the run directory")
     parser.add_argument("--episodes", type=int, default=3, help="episodes to play (default 3)")
     parser.add_argument("--out", help="the MP4 to write (default: RUN/videos/<timestamp>.mp4)")
     parser.add_argument("--fps", type=float, default=2.0, help="steps shown per second (default 2)")
@@ -78,9 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         path, summary = watch(
             args.run, args.episodes, args.out, args.fps, not args.stochastic, args.devices, args.checkpoint
         )
-    except (ConfigError, DeviceError) as err:
+    except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except (CheckpointError, DeviceError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     print(f"{args.episodes} episodes, success {summary['success_rate']:.0%}: {path}")
     return 0
 

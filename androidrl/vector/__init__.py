@@ -1,7 +1,8 @@
 """Vector envs over devices: one worker per phone, faults kept inside their worker.
 
 * :func:`make_vector_env` — a Gymnasium vector env (:class:`DeviceVectorEnv`), one worker
-  process per device, with a step timeout and per-worker fault isolation.
+  process per device, with a step timeout and per-worker fault isolation; its layout and
+  fault settings are one typed object, :class:`VectorSettings`.
 * :func:`make_cluster_vector_env` — the same with each worker a Ray actor on the host that
   owns its device (:mod:`androidrl.vector.cluster`; Ray is imported only when it is called).
 * :func:`~androidrl.vector.sb3.make_sb3_vec_env`, :class:`~androidrl.vector.sb3.SB3VecEnv` and
@@ -16,6 +17,7 @@ from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.vector.async_env import DeviceVectorEnv, WorkerError, make_vector_env
 from androidrl.vector.cluster import ClusterError, make_cluster_vector_env
 from androidrl.vector.guard import DeviceFaultGuard
+from androidrl.vector.settings import VectorSettings
 from androidrl.vector.workers import env_factory
 
 _SB3_NAMES = ("RayVecEnv", "SB3VecEnv", "make_sb3_vec_env")
@@ -36,6 +38,7 @@ __all__ = [
     "DeviceVectorEnv",
     "RayVecEnv",
     "SB3VecEnv",
+    "VectorSettings",
     "WorkerError",
     "env_factory",
     "make_cluster_vector_env",

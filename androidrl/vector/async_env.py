@@ -47,6 +47,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from androidrl.device.spec import DeviceSpec, parse_devices
+from androidrl.vector.settings import VectorSettings
 from androidrl.vector.shared import blank
 from androidrl.vector.transport import LocalProcesses, Transport, Worker, WorkerGone
 from androidrl.vector.workers import Wrap, env_factory
@@ -107,18 +108,11 @@ class DeviceVectorEnv(VectorEnv):
     Args:
         env_fns: One function per env that builds it (see :func:`~androidrl.vector.workers.env_factory`).
         serials: The device of each env, for messages.
-        step_timeout: Seconds a worker may stay silent before it is killed and restarted.
-        envs_per_worker: Envs stepped one after the other in each worker process (for more
-            devices than cores).
+        settings: Workers per process and how faults are handled (``step_timeout``,
+            ``fault_timeout``, ``max_restarts``...: see :class:`~androidrl.vector.settings.VectorSettings`).
         context: multiprocessing start method (default: the platform's, fork on Linux).
         shared_memory: Observations through shared memory (when the space allows it).
         copy: Return copies of the observations (set False only if you copy them yourself).
-        fault_timeout: Seconds, on top of twice its slowest recent answer, a worker may be
-            late before its envs' episodes end and the others step on without it.
-        max_restarts: Restarts of one worker allowed within ``restart_window`` seconds.
-        restart_window: See ``max_restarts``.
-        max_down_seconds: A device that stays down longer is an error.
-        max_blank_share: While more than this share of the envs are down, stepping waits for devices.
         cleanup: Directories to remove on :meth:`close` (the workers' observation files).
         transport: How workers are reached (default: :class:`~androidrl.vector.transport.LocalProcesses`
             with ``context`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
@@ -128,32 +122,25 @@ class DeviceVectorEnv(VectorEnv):
         self,
         env_fns: Sequence[Callable[[], gym.Env]],
         serials: Sequence[str],
-        step_timeout: float = 120.0,
+        settings: VectorSettings | None = None,
         *,
-        envs_per_worker: int = 1,
         context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
-        fault_timeout: float = 0.75,
-        max_restarts: int = 3,
-        restart_window: float = 300.0,
-        max_down_seconds: float = 300.0,
-        max_blank_share: float = 0.5,
         cleanup: Sequence[str | Path] = (),
         transport: Transport | None = None,
     ) -> None:
         if not env_fns or len(env_fns) != len(serials):
             raise ValueError(f"need one serial per env function, got {len(env_fns)} functions and {len(serials)}")
-        if isinstance(envs_per_worker, bool) or not isinstance(envs_per_worker, int) or envs_per_worker < 1:
-            raise ValueError(f"envs_per_worker must be a positive int, got {envs_per_worker!r}")
+        self.settings = settings = settings or VectorSettings()
         self.num_envs = len(env_fns)
         self.serials = list(serials)
-        self.step_timeout = step_timeout
-        self.fault_timeout = fault_timeout
-        self.max_restarts = max_restarts
-        self.restart_window = restart_window
-        self.max_down_seconds = max_down_seconds
-        self.max_blank_share = max_blank_share
+        self.step_timeout = settings.step_timeout
+        self.fault_timeout = settings.fault_timeout
+        self.max_restarts = settings.max_restarts
+        self.restart_window = settings.restart_window
+        self.max_down_seconds = settings.max_down_seconds
+        self.max_blank_share = settings.max_blank_share
         self.copy = copy
         self._cleanup = [Path(p) for p in cleanup]
         self.transport = transport or LocalProcesses(context, shared_memory)
@@ -170,7 +157,8 @@ class DeviceVectorEnv(VectorEnv):
         self._blank = blank(self.single_observation_space)
         self.transport.prepare(self.single_observation_space, self.num_envs)
         self._buffer = self.transport.buffer
-        groups = [list(range(self.num_envs))[i : i + envs_per_worker] for i in range(0, self.num_envs, envs_per_worker)]
+        per = settings.envs_per_worker
+        groups = [list(range(self.num_envs))[i : i + per] for i in range(0, self.num_envs, per)]
         self._workers = [_Worker(i, slots, [env_fns[s] for s in slots]) for i, slots in enumerate(groups)]
         self._down_since: list[float | None] = [None] * self.num_envs
         self.restarts = 0  # how many worker restarts so far
@@ -611,20 +599,14 @@ def make_vector_env(
     task: Any = None,
     wrap: Wrap | None = None,
     *,
+    settings: VectorSettings | None = None,
     env_kwargs: dict[str, Any] | None = None,
-    step_timeout: float = 120.0,
     shared_memory: bool = True,
     context: str | None = None,
     monitor_dir: str | Path | None = None,
     seed: int = 0,
     adb_host: str = "127.0.0.1",
     adb_port: int | None = None,
-    guard: dict[str, float] | None = None,
-    envs_per_worker: int = 1,
-    fault_timeout: float = 0.75,
-    max_restarts: int = 3,
-    restart_window: float = 300.0,
-    max_blank_share: float = 0.5,
 ) -> DeviceVectorEnv:
     """A :class:`DeviceVectorEnv` with one env per device.
 
@@ -632,26 +614,21 @@ def make_vector_env(
         devices: adb serials and/or ``"virtual[:WxH[@DPI]]"`` specs (or :class:`DeviceSpec`), one per env.
         task: The task of every env (name, path, spec or Task).
         wrap: Applied to each env's AndroidEnv (observation and action wrappers).
+        settings: Workers per process and fault handling (:class:`~androidrl.vector.settings.VectorSettings`),
+            shared by the vector env and each worker's :class:`~androidrl.vector.guard.DeviceFaultGuard`.
         env_kwargs: More AndroidEnv arguments (``dump_xml``, ``reset_timeout``...).
-        step_timeout: Seconds a worker may stay silent before it is killed and restarted.
         shared_memory: Pass observations through shared memory.
         context: multiprocessing start method (default: the platform's, fork on Linux).
         monitor_dir: Write SB3 Monitor CSVs (episode return, length, success) here.
         seed: Seeds the virtual phones (``seed + env index``).
         adb_host: Host of the adb server for adb serials.
         adb_port: Port of that adb server.
-        guard: Settings of each env's :class:`~androidrl.vector.guard.DeviceFaultGuard`
-            (``retry_interval``, ``probe_timeout``, ``max_down_seconds``).
-        envs_per_worker: Envs per worker process (more devices than cores: 2 or more).
-        fault_timeout: See :class:`DeviceVectorEnv`.
-        max_restarts: Restarts of one worker allowed within ``restart_window`` seconds.
-        restart_window: See ``max_restarts``.
-        max_blank_share: See :class:`DeviceVectorEnv`.
 
     Raises:
         ValueError: No devices, a malformed spec or a duplicate serial.
     """
     specs = parse_devices(devices, adb_host, adb_port)
+    settings = settings or VectorSettings()
     env_kwargs = dict(env_kwargs or {})
     cleanup = []
     if "save_dir" not in env_kwargs:  # observation files (if any) go where close() removes them, even after a kill
@@ -666,21 +643,15 @@ def make_vector_env(
             {**env_kwargs, "save_dir": env_kwargs.get("save_dir") or Path(cleanup[0], f"env_{i}")},
             monitor_dir,
             seed,
-            guard,
+            settings,
         )
         for i, spec in enumerate(specs)
     ]
     return DeviceVectorEnv(
         fns,
         [s.worker_serial(i) for i, s in enumerate(specs)],
-        step_timeout,
-        envs_per_worker=envs_per_worker,
+        settings,
         context=context,
         shared_memory=shared_memory,
-        fault_timeout=fault_timeout,
-        max_restarts=max_restarts,
-        restart_window=restart_window,
-        max_down_seconds=(guard or {}).get("max_down_seconds", 300.0),
-        max_blank_share=max_blank_share,
         cleanup=cleanup,
     )

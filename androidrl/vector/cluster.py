@@ -34,6 +34,7 @@ import numpy as np
 from androidrl.device.spec import DeviceSpec
 from androidrl.errors import AndroidRLError
 from androidrl.vector.async_env import DeviceVectorEnv
+from androidrl.vector.settings import VectorSettings
 from androidrl.vector.transport import Transport, Worker, WorkerGone
 from androidrl.vector.workers import Wrap, answer, env_factory
 
@@ -282,7 +283,7 @@ class RayActors(Transport):
         self,
         placements: Sequence[dict[str, Any]],
         names: Sequence[str],
-        placement_timeout: float = 60.0,
+        placement_timeout: float,
         hosts: Sequence[str] | None = None,
     ) -> None:
         self.ray = require_ray()
@@ -399,17 +400,28 @@ def placements_for(devices: Sequence[ClusterDevice | None]) -> list[dict[str, An
     ]
 
 
+def check_ray_settings(settings: VectorSettings) -> None:
+    """The settings the ray backend can honour: one actor per device (Ray places each where its device is).
+
+    Raises:
+        ValueError: ``envs_per_worker`` is not 1.
+    """
+    if settings.envs_per_worker != 1:
+        raise ValueError(
+            f"envs_per_worker: the ray backend runs one actor per device, on the host that owns it; "
+            f"got {settings.envs_per_worker} (set it to 1, or use the async backend)"
+        )
+
+
 def make_cluster_vector_env(
     devices: Sequence[ClusterDevice | DeviceSpec | str],
     task: Any = None,
     wrap: Wrap | None = None,
     *,
+    settings: VectorSettings | None = None,
     env_kwargs: dict[str, Any] | None = None,
     seed: int = 0,
-    guard: dict[str, float] | None = None,
-    placement_timeout: float = 60.0,
     address: str = "auto",
-    **options: Any,
 ) -> DeviceVectorEnv:
     """A :class:`~androidrl.vector.async_env.DeviceVectorEnv` whose workers are Ray actors next to their devices.
 
@@ -419,26 +431,24 @@ def make_cluster_vector_env(
             :class:`~androidrl.device.spec.DeviceSpec`), each made in an actor anywhere in the cluster.
         task: The task of every env.
         wrap: Observation and action wrappers, applied in the actor.
+        settings: Fault handling and ``placement_timeout`` (seconds every actor has to be placed), as
+            :class:`~androidrl.vector.settings.VectorSettings`; ``envs_per_worker`` must be 1.
         env_kwargs: More AndroidEnv arguments.
         seed: Seeds the virtual phones (``seed + env index``).
-        guard: Settings of each env's :class:`~androidrl.vector.guard.DeviceFaultGuard`.
-        placement_timeout: Seconds every actor has to be placed.
         address: The Ray cluster: ``"auto"`` (the one this host belongs to) or ``HOST:PORT``.
-        **options: More :class:`~androidrl.vector.async_env.DeviceVectorEnv` settings
-            (``step_timeout``, ``fault_timeout``, ``max_down_seconds``, ``max_blank_share``...).
 
     Raises:
+        ValueError: ``envs_per_worker`` is not 1.
         ClusterError: Ray is missing, or a device cannot be had (already driven, or advertised by no node).
     """
+    settings = settings or VectorSettings()
+    check_ray_settings(settings)
     ray = connect(address)
     devices = resolve_devices(ray, devices)
     specs = [d if isinstance(d, DeviceSpec) else DeviceSpec(d.serial) for d in devices]
-    fns = [env_factory(s, i, task, wrap, env_kwargs, None, seed, guard, episodes=True) for i, s in enumerate(specs)]
+    fns = [env_factory(s, i, task, wrap, env_kwargs, None, seed, settings) for i, s in enumerate(specs)]
     names = [s.worker_serial(i) for i, s in enumerate(specs)]  # (the host is named beside it in messages)
     hosts = [d.host if isinstance(d, ClusterDevice) else "" for d in devices]
     places = placements_for([d if isinstance(d, ClusterDevice) else None for d in devices])
-    options.pop("envs_per_worker", None)  # (an actor per device: Ray places each where its device is)
-    transport = RayActors(places, names, placement_timeout, hosts)
-    return DeviceVectorEnv(
-        fns, names, transport=transport, max_down_seconds=(guard or {}).get("max_down_seconds", 300.0), **options
-    )
+    transport = RayActors(places, names, settings.placement_timeout, hosts)
+    return DeviceVectorEnv(fns, names, settings, transport=transport)

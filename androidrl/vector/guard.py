@@ -20,6 +20,7 @@ from typing import Any
 import gymnasium as gym
 
 from androidrl.errors import DeviceError, TaskError
+from androidrl.vector.settings import VectorSettings
 from androidrl.vector.shared import blank
 
 # How long a reset after a fault waits for its attempt before answering blank: enough for
@@ -51,18 +52,18 @@ class DeviceFaultGuard(gym.Wrapper):
 
     Args:
         env: The worker's env (AndroidEnv plus wrappers).
-        retry_interval: Seconds between reconnection attempts while the device is down.
-        probe_timeout: How long one attempt waits for the device.
-        max_down_seconds: Give up (raise :class:`DeviceError`) after the device was down this long.
+        settings: Its ``retry_interval`` (seconds between reconnection attempts while the
+            device is down), ``probe_timeout`` (how long one attempt waits for the device) and
+            ``max_down_seconds`` (give up, raising :class:`DeviceError`, after the device was
+            down this long); default: :class:`~androidrl.vector.settings.VectorSettings`'s.
     """
 
-    def __init__(
-        self, env: gym.Env, retry_interval: float = 5.0, probe_timeout: float = 3.0, max_down_seconds: float = 300.0
-    ) -> None:
+    def __init__(self, env: gym.Env, settings: VectorSettings | None = None) -> None:
         super().__init__(env)
-        self.retry_interval = retry_interval
-        self.probe_timeout = probe_timeout
-        self.max_down_seconds = max_down_seconds
+        settings = settings or VectorSettings()
+        self.retry_interval = settings.retry_interval
+        self.probe_timeout = settings.probe_timeout
+        self.max_down_seconds = settings.max_down_seconds
         self._down_since: float | None = None
         self._faulted = False  # the last step ended in a device fault
         self._attempt: _Attempt | None = None

@@ -27,10 +27,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 
 from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.vector.async_env import DeviceVectorEnv, make_vector_env
-from androidrl.vector.workers import env_factory
-
-#: What a Monitor writes besides return, length and time (the workers' Monitors write the same).
-MONITOR_KEYWORDS = ("is_success", "task")
+from androidrl.vector.settings import VectorSettings
+from androidrl.vector.workers import MONITOR_KEYWORDS, env_factory
 
 
 class SB3VecEnv(VecEnv):
@@ -148,7 +146,7 @@ class RayVecEnv(SB3VecEnv):
         wrap: Observation and action wrappers, applied in the actors.
         address: The Ray cluster: ``"auto"`` (the one this host belongs to) or ``HOST:PORT``.
         **kwargs: More :func:`~androidrl.vector.cluster.make_cluster_vector_env` arguments
-            (``env_kwargs``, ``seed``, ``guard``, ``placement_timeout``, ``fault_timeout``...).
+            (``settings``, ``env_kwargs``, ``seed``).
 
     Raises:
         ClusterError: Ray is missing, no cluster answers at ``address``, or a device cannot be had.
@@ -175,7 +173,11 @@ class MonitorFiles(VecEnvWrapper):
     """Writes each env's episodes (``info["episode"]``) to its own SB3 Monitor CSV, from the parent.
 
     For workers on other hosts (the ray backend), whose Monitors only add the ``episode``
-    infos: the files are the same as a local Monitor writes (``worker_<i>.monitor.csv``).
+    infos: the files are the same as a local Monitor writes (``worker_<i>.monitor.csv``,
+    with its ``t_start`` and ``env_id`` header). Not SB3's ``VecMonitor``: that one adds up
+    the rewards that reach the parent, after the config's wrappers (a ``ClipReward`` would
+    clip the curve), in one file for all envs; these rows are the workers' Monitors', which
+    wrap the AndroidEnv itself, as the local backends' do.
     """
 
     def __init__(self, venv: VecEnv, directory: str | Path) -> None:
@@ -185,8 +187,11 @@ class MonitorFiles(VecEnvWrapper):
 
         super().__init__(venv)
         self._start = time.time()
+        ids = [spec.id if spec is not None else None for spec in venv.get_attr("spec")]
         self._writers = [
-            ResultsWriter(str(monitor_path(Path(directory), i)), {"t_start": self._start}, MONITOR_KEYWORDS)
+            ResultsWriter(
+                str(monitor_path(Path(directory), i)), {"t_start": self._start, "env_id": str(ids[i])}, MONITOR_KEYWORDS
+            )
             for i in range(venv.num_envs)
         ]
 
@@ -208,19 +213,19 @@ class MonitorFiles(VecEnvWrapper):
         super().close()
 
 
-#: The arguments every backend takes; the rest are the async backend's.
-COMMON_ARGS = frozenset({"env_kwargs", "monitor_dir", "seed", "guard", "adb_host", "adb_port"})
-#: The async backend's arguments the ray backend has no use for (its workers are actors on the devices' hosts).
-NOT_RAY_ARGS = frozenset({"adb_host", "adb_port", "envs_per_worker", "shared_memory", "context"})
-
-
 def make_sb3_vec_env(
     devices: Sequence[str | DeviceSpec],
     task: Any = None,
     wrap: Callable[[gym.Env], gym.Env] | None = None,
     *,
     backend: str = "async",
-    **kwargs: Any,
+    settings: VectorSettings | None = None,
+    env_kwargs: dict[str, Any] | None = None,
+    monitor_dir: str | Path | None = None,
+    seed: int = 0,
+    adb_host: str = "127.0.0.1",
+    adb_port: int | None = None,
+    address: str = "auto",
 ) -> VecEnv:
     """An SB3 VecEnv with one env per device.
 
@@ -232,39 +237,36 @@ def make_sb3_vec_env(
             :class:`~androidrl.vector.async_env.DeviceVectorEnv`, with fault recovery),
             ``"ray"`` (:class:`RayVecEnv`: the same, each env in a Ray actor on its device's
             host; ``devices`` are then the cluster's, see :class:`RayVecEnv`), or SB3's own
-            ``"subproc"`` / ``"dummy"``.
-        **kwargs: More :func:`~androidrl.vector.async_env.make_vector_env` arguments (the ray
-            backend takes ``address`` and ``placement_timeout`` too, but not ``adb_host``,
-            ``adb_port``, ``envs_per_worker``, ``shared_memory`` or ``context``; SB3's
-            backends take only ``env_kwargs``, ``monitor_dir``, ``seed``, ``guard``,
-            ``adb_host`` and ``adb_port``).
+            ``"subproc"`` / ``"dummy"`` (whose workers keep only the device fault guard).
+        settings: Layout and fault handling (:class:`~androidrl.vector.settings.VectorSettings`).
+        env_kwargs: More AndroidEnv arguments.
+        monitor_dir: Write SB3 Monitor CSVs (episode return, length, success) here.
+        seed: Seeds the virtual phones (``seed + env index``).
+        adb_host: Host of the adb server for adb serials (not ray: its workers use their own host's).
+        adb_port: Port of that adb server.
+        address: (ray) The Ray cluster: ``"auto"`` or ``HOST:PORT`` of its head.
 
     Raises:
-        ValueError: Unknown backend, no devices, or a duplicate serial.
-        TypeError: An argument the backend does not take.
+        ValueError: Unknown backend, no devices, a duplicate serial, an adb server given to the
+            ray backend, or ``envs_per_worker`` above 1 with it.
         ClusterError: (ray) Ray is missing, no cluster answers, or a device cannot be had.
     """
+    common = {"settings": settings, "env_kwargs": env_kwargs, "seed": seed}
     if backend == "async":
-        return SB3VecEnv(make_vector_env(devices, task, wrap, **kwargs))
+        local = {"monitor_dir": monitor_dir, "adb_host": adb_host, "adb_port": adb_port}
+        return SB3VecEnv(make_vector_env(devices, task, wrap, **local, **common))
     if backend == "ray":
-        refused = sorted(set(kwargs) & NOT_RAY_ARGS)
-        if refused:
-            raise TypeError(
-                f"{', '.join(refused)}: the ray backend does not take these (its workers are actors on the hosts "
-                "that own the devices, each using its host's adb server)"
+        if adb_port is not None or adb_host != "127.0.0.1":
+            raise ValueError(
+                "adb_host, adb_port: the ray backend's workers are actors on the hosts that own the devices, "
+                "each using its own host's adb server"
             )
-        monitor_dir = kwargs.pop("monitor_dir", None)
-        env = RayVecEnv(devices, task, wrap, **kwargs)
+        env = RayVecEnv(devices, task, wrap, address=address, **common)
         return MonitorFiles(env, monitor_dir) if monitor_dir is not None else env
     if backend not in ("subproc", "dummy"):
         raise ValueError(f"backend must be 'async', 'ray', 'subproc' or 'dummy', got {backend!r}")
-    async_only = sorted(set(kwargs) - COMMON_ARGS)
-    if async_only:
-        raise TypeError(
-            f"{', '.join(async_only)}: only the async backend takes these (and the ray backend; backend is {backend!r})"
-        )
-    specs = parse_devices(devices, kwargs.pop("adb_host", "127.0.0.1"), kwargs.pop("adb_port", None))
-    fns = [env_factory(spec, i, task, wrap, **kwargs) for i, spec in enumerate(specs)]
+    specs = parse_devices(devices, adb_host, adb_port)
+    fns = [env_factory(spec, i, task, wrap, env_kwargs, monitor_dir, seed, settings) for i, spec in enumerate(specs)]
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     return DummyVecEnv(fns) if backend == "dummy" else SubprocVecEnv(fns)

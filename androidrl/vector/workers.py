@@ -11,12 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.envs.registration import EnvSpec
 
 from androidrl.device.spec import DeviceSpec
 from androidrl.env import AndroidEnv
+from androidrl.tasks.registry import gym_id
 from androidrl.vector.guard import DeviceFaultGuard
+from androidrl.vector.settings import VectorSettings
 
 Wrap = Callable[[gym.Env], gym.Env]
+#: What a Monitor writes besides return, length and time.
+MONITOR_KEYWORDS = ("is_success", "task")
 
 
 def env_factory(
@@ -27,29 +32,30 @@ def env_factory(
     env_kwargs: dict[str, Any] | None = None,
     monitor_dir: str | Path | None = None,
     seed: int = 0,
-    guard: dict[str, float] | None = None,
-    episodes: bool = False,
+    settings: VectorSettings | None = None,
 ) -> Callable[[], gym.Env]:
-    """A function that builds one worker's env: device, AndroidEnv, wrappers, Monitor, guard.
+    """A function that builds one worker's env: device, AndroidEnv, Monitor, wrappers, guard.
 
     Building it never touches the device (Gymnasium builds one copy in the parent process
-    to read the spaces). ``guard`` holds :class:`DeviceFaultGuard` settings. With
-    ``monitor_dir`` the Monitor writes its CSV there; with ``episodes`` alone it only adds
-    ``info["episode"]`` (for workers on other hosts, whose parent writes the CSVs).
+    to read the spaces). ``settings`` are the :class:`DeviceFaultGuard`'s. The Monitor wraps
+    the AndroidEnv itself, as SB3's ``make_vec_env`` puts it first: it counts the task's
+    rewards, whatever wrappers (a ``ClipReward``) come after, and adds ``info["episode"]``
+    (which SB3's ``evaluate_policy`` reads); with ``monitor_dir`` it writes its CSV there.
     """
 
     def make() -> gym.Env:
+        from stable_baselines3.common.monitor import Monitor  # (SB3 is loaded where an env is made, not before)
+
         env: gym.Env = AndroidEnv(
             spec.make_device(index, seed), task, screen_size=spec.screen_size(), **(env_kwargs or {})
         )
+        if env.spec is None:  # named as its gym id would name it (the Monitor's header says which env it was)
+            env.spec = EnvSpec(gym_id(env.task.name) if isinstance(task, str) else "androidrl/AndroidEnv-v0")
+        path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
+        env = Monitor(env, path, info_keywords=MONITOR_KEYWORDS)
         if wrap is not None:
             env = wrap(env)
-        if monitor_dir is not None or episodes:
-            from stable_baselines3.common.monitor import Monitor
-
-            path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
-            env = Monitor(env, path, info_keywords=("is_success", "task"))
-        return DeviceFaultGuard(env, **(guard or {}))
+        return DeviceFaultGuard(env, settings)
 
     return make
 

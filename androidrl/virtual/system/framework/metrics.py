@@ -5,26 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from androidrl.screen import check_screen as check_display  # the one definition of a screen's bounds
+
 STATUS_BAR_DP = 24
 NAV_BAR_DP = 48
-#: Pixels a side of a screen: a 100000x100000 frame would not fit in memory (the training config's bound too).
-MIN_SIDE, MAX_SIDE = 64, 4096
-MIN_DENSITY = 72
-
-
-def check_display(width: int, height: int, density: int) -> None:
-    """Refuse a screen that is too small, too big to hold in memory, or of too low a density.
-
-    Raises:
-        ValueError: Naming what was expected and what was got.
-    """
-    if not (MIN_SIDE <= int(width) <= MAX_SIDE and MIN_SIDE <= int(height) <= MAX_SIDE):
-        raise ValueError(
-            f"screen must be {MIN_SIDE}-{MAX_SIDE} pixels a side (a bigger frame would not fit in memory), "
-            f"got {width}x{height}"
-        )
-    if int(density) < MIN_DENSITY:
-        raise ValueError(f"density must be >= {MIN_DENSITY} dpi, got {density}")
 
 
 class DisplayMetrics:
@@ -38,7 +22,7 @@ class DisplayMetrics:
         on_change: Runs after an override changes (the screen must be laid out again).
 
     Raises:
-        ValueError: A side outside 64-4096 pixels or a density below 72 dpi (see :func:`check_display`).
+        ValueError: A screen :func:`androidrl.screen.check_screen` refuses.
     """
 
     def __init__(

@@ -14,14 +14,18 @@ A config names them as rl-zoo3 does, each an import path alone or with its keywo
         features_extractor_kwargs: {features_dim: 128}
 
 Each is imported and its arguments checked against its signature when the config is read,
-so a typo is an error before any phone starts. Importing runs the module's code: name only
-modules you trust, as you would import them yourself.
+so a typo is an error before any phone starts. Modules are found as ``python -m`` finds
+them, the current directory included, whichever way androidrl was started (the installed
+``androidrl`` command puts only its own directory on the path). Importing runs the
+module's code: name only modules you trust, as you would import them yourself.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from typing import Any
 
 
@@ -53,6 +57,8 @@ def import_class(path: str) -> type:
     module_name, sep, name = path.partition(":") if ":" in path else path.rpartition(".")
     if not sep or not module_name or not name:
         raise PluginError(f"{path!r} is not an import path (write package.module.ClassName)")
+    if "" not in sys.path and os.getcwd() not in sys.path:  # as `python -m` does; last, so it shadows nothing
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:

@@ -1,0 +1,143 @@
+"""``androidrl virtual``: serve virtual phones over TCP as adb devices (and emulators, on emulator ports).
+
+The server itself: the phones, their adbd (and consoles), an optional fault plan, until
+Ctrl-C or SIGTERM. The virtual phone lives in :mod:`androidrl.virtual`; this module only
+serves it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from androidrl.commands import USAGE, add_screen
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    """Add ``androidrl virtual``."""
+    virtual = sub.add_parser(
+        "virtual",
+        help="serve virtual phones as adb devices over TCP",
+        description="Serve virtual phones through a virtual adbd (and, on emulator ports, an emulator "
+        "console) until Ctrl-C or SIGTERM: `adb connect 127.0.0.1:PORT` and drive them as devices.",
+    )
+    virtual.add_argument("--count", type=int, default=1, help="number of phones (default 1)")
+    virtual.add_argument("--port", type=int, default=6101, help="first TCP port (default 6101)")
+    virtual.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; others need --public)"
+    )
+    virtual.add_argument(
+        "--public", action="store_true", help="allow --host beyond this machine (anyone reaching it gets a shell)"
+    )
+    virtual.add_argument(
+        "--auth",
+        nargs="*",
+        metavar="KEYS",
+        help="require adb's RSA authentication, letting in only these public keys "
+        "(adbkey.pub or adb_keys files; default ~/.android/adbkey.pub)",
+    )
+    virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
+    add_screen(virtual)
+    virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
+    virtual.add_argument(
+        "--emulator",
+        action="store_true",
+        help="serve each phone as an emulator on a port pair: console on PORT-1, adbd on PORT (odd) "
+        "(automatic on 5555-5585)",
+    )
+    virtual.add_argument(
+        "--sdk",
+        type=int,
+        default=34,
+        choices=[29, 30, 31, 32, 33, 34],
+        help="Android SDK level to behave as (default 34)",
+    )
+    virtual.add_argument(
+        "--faults",
+        metavar="PLAN",
+        help="inject faults: seed=S,every=SECONDS,duration=SECONDS,kinds=drop+hang+garbage+slow+blackhole+reboot "
+        "or a JSON file of faults; each is logged as a JSON line on stderr",
+    )
+    virtual.set_defaults(func=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
+    from androidrl.device.adb_client import AdbClient
+    from androidrl.screen import check_screen
+    from androidrl.virtual.adbd.auth import load_keys
+    from androidrl.virtual.adbd.server import LOOPBACK, AdbdServer, run_forever
+    from androidrl.virtual.console import ConsoleServer
+    from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
+    from androidrl.virtual.phone import VirtualPhone
+
+    # On an emulator's adb port (odd, 5555-5585; or any odd port with --emulator) phones take
+    # port pairs, as emulators do: the console on the even port, adbd on the odd one; each
+    # announces itself to the adb server, which lists it as emulator-<console port>.
+    emulator = (args.emulator or 5555 <= args.port <= 5585) and args.port % 2 == 1
+    if args.emulator and args.port % 2 == 0:
+        print("androidrl virtual: --emulator takes the odd adb port of the pair (console: port - 1)", file=sys.stderr)
+        return USAGE
+    if emulator and args.faults:
+        print("androidrl virtual: --faults serves host:port serials; use a port outside 5555-5585", file=sys.stderr)
+        return USAGE
+    try:
+        check_screen(args.width, args.height, args.density)  # before any port is taken
+        plan = FaultPlan.parse(args.faults, args.count) if args.faults else None
+        keys = load_keys(args.auth or ["~/.android/adbkey.pub"]) if args.auth is not None else None
+    except ValueError as err:
+        print(f"androidrl virtual: {err}", file=sys.stderr)
+        return USAGE
+    if args.host not in LOOPBACK:
+        if not args.public:
+            print(
+                f"androidrl virtual: --host {args.host} serves the phones beyond this machine, where anyone who "
+                "reaches the port gets a shell; add --public to do it anyway (and --auth to let in only your keys)",
+                file=sys.stderr,
+            )
+            return USAGE
+        print(
+            f"androidrl virtual: warning: listening on {args.host}: "
+            + ("only hosts with the --auth keys get in" if keys else "anyone who reaches the ports gets a shell"),
+            file=sys.stderr,
+        )
+    step = 2 if emulator else 1
+    announce = AdbClient().port if emulator and not args.no_announce else None
+    servers, links = [], []
+    for i in range(args.count):
+        port = args.port + i * step
+        phone = VirtualPhone(
+            args.width,
+            args.height,
+            args.density,
+            seed=args.seed + i,
+            serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
+            sdk=args.sdk,
+        )
+        if emulator:  # `adb emu ...` talks to it; `kill` powers the phone off, as the emulator exits
+            servers.append(ConsoleServer(phone, port - 1))
+        if plan is None:
+            servers.append(
+                AdbdServer(phone, port, args.host, announce_port=announce, auth_keys=keys, allow_public=args.public)
+            )
+        else:  # the phone's adbd on a port of its own, behind a link that plays the faults
+            server = AdbdServer(phone, 0, "127.0.0.1", auth_keys=keys)
+            servers.append(server)
+            links.append(FaultyLink(server, port, args.host, reboot=phone.reboot))
+    public = links or servers
+
+    def ready() -> None:
+        for server in public:
+            if not isinstance(server, ConsoleServer):
+                print(server.serial, flush=True)
+        if emulator:
+            names = ", ".join(f"emulator-{s.port}" for s in servers if isinstance(s, ConsoleServer))
+            print(f"(adb lists them as {names})", file=sys.stderr, flush=True)
+
+    background = (lambda: run_plan(plan, links, [link.serial for link in links])) if plan else None
+    try:
+        run_forever([*servers, *links], on_ready=ready, background=background)
+    except OSError as err:
+        print(f"androidrl virtual: cannot listen on {args.host}:{args.port}..: {err}", file=sys.stderr)
+        return 1
+    return 0
