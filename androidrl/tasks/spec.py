@@ -128,6 +128,9 @@ class TaskSpec(Model):
     instruction: str = ""
     fields: tuple[str, ...] = ()
     setup: tuple[Step, ...] = ()
+    # Where every episode starts: "snapshot" loads the phone as it was after setup (saved then; the same
+    # phone, time, files and data each episode) and then runs the reset steps; "steps" runs them alone.
+    start: Literal["snapshot", "steps"] = "snapshot"
     reset: tuple[Step, ...] = ()
     reset_retries: int = Field(default=2, ge=0, le=10)
     success: ConditionField

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import hashlib
+import json
 import time
+import warnings
 from typing import Any, Literal
 
 import numpy as np
@@ -63,6 +66,12 @@ def phone_now(device: Device) -> dt.datetime:
         return dt.datetime.fromtimestamp(int(seconds), tz)
     except ValueError:
         raise TaskError(f"cannot read the phone's clock: `date '+%s %z'` printed {output!r}") from None
+
+
+def start_snapshot_name(spec: TaskSpec) -> str:
+    """The snapshot a task's episodes start from: named by its setup steps, so tasks alike in setup share one."""
+    setup = json.dumps([step.model_dump(exclude_defaults=True) for step in spec.setup], sort_keys=True)
+    return "androidrl-start-" + hashlib.sha1(setup.encode()).hexdigest()[:12]
 
 
 class SpecTask(Task):
@@ -113,6 +122,7 @@ class SpecTask(Task):
         self._reached: set[str] = set()
         self._watch = Watch(())
         self._steps = 0
+        self._start_from: str | None = None  # the snapshot every episode starts from (set by setup)
         self.params: dict[str, Any] = {}
         self.instruction = ""
         #: The episode's structured fields: each of the spec's ``fields`` to its value's text.
@@ -134,8 +144,24 @@ class SpecTask(Task):
         return self._episode
 
     def setup(self, device: Device) -> None:
-        """Run the setup steps (once per env); then save the snapshots the reset loads, where the device lacks them."""
+        """Run the setup steps (once per env); then save the snapshots the reset loads, where the device lacks them.
+
+        With ``start: snapshot`` (the default) that includes the episodes' start: the phone as the setup
+        left it, shared by every task with the same setup. A device that keeps no snapshots (a phone,
+        not an emulator) starts its episodes from the reset steps alone, with a warning.
+        """
         run_steps(device, self.spec.setup, f"task {self.name}: setup")
+        self._start_from = None
+        if self.spec.start == "snapshot":
+            name = start_snapshot_name(self.spec)
+            try:
+                if name not in device.snapshot_names():
+                    device.save_snapshot(name)
+                self._start_from = name
+            except DeviceError as err:
+                warnings.warn(
+                    f"task {self.name}: episodes start from the reset steps alone: {err}", RuntimeWarning, stacklevel=2
+                )
         wanted = [step.snapshot for step in self.spec.reset if step.snapshot is not None]
         if wanted:
             try:
@@ -162,6 +188,8 @@ class SpecTask(Task):
                 configs = device_configs(self.split)
                 config = configs[int(rng.integers(len(configs)))]
             self._start(values)
+            if self._start_from is not None:
+                run_step(device, Step(snapshot=self._start_from))
             if config is not None:
                 run_step(device, Step(config=config))
             self._run_reset(device)
