@@ -219,13 +219,6 @@ class AndroidEnv(gym.Env):
             raise ValueError(f"AndroidEnv.reset: option task={task!r} needs a task suite; this env's task is one task")
         self._check_open()
         self.device.wait_ready(timeout=timeout)
-        actual = self.device.query_screen_size()
-        if actual != self.screen_size:
-            raise DeviceError(
-                f"the screen is now {actual[0]}x{actual[1]} but this env's action space was built for "
-                f"{self.screen_size[0]}x{self.screen_size[1]}; make a new env (or reset the size with `wm size reset`)",
-                serial=self.device.serial,
-            )
         if not self._set_up:
             self.task.setup(self.device)
             self._set_up = True
@@ -233,6 +226,14 @@ class AndroidEnv(gym.Env):
             task_info = self.task.reset(self.device, self.np_random, task)
         else:
             task_info = self.task.reset(self.device, self.np_random)
+        # Asked after the task's reset: a snapshot it loads may carry another size.
+        actual = self.device.query_screen_size()
+        if actual != self.screen_size:
+            raise DeviceError(
+                f"the screen is now {actual[0]}x{actual[1]} but this env's action space was built for "
+                f"{self.screen_size[0]}x{self.screen_size[1]}; make a new env (or reset the size with `wm size reset`)",
+                serial=self.device.serial,
+            )
         self.max_steps = self._max_steps if self._max_steps is not None else self.task.max_steps
         self._episode_step = 0
         for ring in self._files.values():

@@ -404,6 +404,7 @@ def test_a_hung_worker_is_left_behind_then_killed_and_restarted():
 def test_a_worker_that_hangs_in_reset_is_restarted():
     hang = {
         "name": "hang-in-reset",
+        "start": "steps",  # the reset steps run every episode (the default starts from their snapshot)
         "reset": [{"shell": "test -e /sdcard/hang && sleep 20; true"}],
         "success": {"shell": "echo 0", "equals": "1"},
     }

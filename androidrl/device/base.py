@@ -171,7 +171,7 @@ class Device(ABC):
         return self._screen_size
 
     def query_screen_size(self) -> tuple[int, int]:
-        """Ask ``wm size`` now (uncached).
+        """Ask ``wm size`` now (not from the cache); the answer becomes :attr:`screen_size`.
 
         Raises:
             DeviceError: The output holds no size.
@@ -180,6 +180,7 @@ class Device(ABC):
         size = parse_wm_size(output)
         if size is None:
             raise DeviceError(f"cannot read the screen size from `wm size`: {output.strip()!r}", serial=self.serial)
+        self._screen_size = size
         return size
 
     def dump_ui(self) -> str:
