@@ -20,6 +20,7 @@ from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
 from androidrl.plugins import import_class, parse_plugin
 from androidrl.tasks.base import Task
+from androidrl.tasks.family import family_gym_ids
 from androidrl.tasks.registry import builtin_specs, gym_id
 
 VIRTUAL_PHONE_ID = "androidrl/VirtualPhone-v0"
@@ -58,9 +59,10 @@ def wrap_env(
     Args:
         env: An AndroidEnv (or one already wrapped, e.g. in a Monitor).
         observation: :class:`~androidrl.wrappers.ScreenshotObservation`'s keyword arguments, with
-            ``instruction`` (:class:`~androidrl.wrappers.InstructionObservation`'s, or None) and
+            ``instruction`` (:class:`~androidrl.wrappers.InstructionObservation`'s, or None),
+            ``elements`` (:class:`~androidrl.wrappers.ElementObservation`'s, or None) and
             ``frame_stack`` (1 only: stacking is SB3's ``VecFrameStack``, across a vector env).
-        action: ``type`` (``grid``, ``multidiscrete``, ``box``, ``ui_elements``) and that action
+        action: ``type`` (``grid``, ``multidiscrete``, ``box``, ``ui_elements``, ``elements``) and that action
             wrapper's keyword arguments.
         wrappers: Gymnasium wrappers by import path, alone or ``{path: {keyword: value}}``, in order.
 
@@ -68,10 +70,11 @@ def wrap_env(
         ValueError: An unknown action type, a frame stack above 1, or a wrapper that cannot be imported.
         TypeError: A keyword argument a wrapper does not take.
     """
-    from androidrl.wrappers import ACTION_WRAPPERS, InstructionObservation, ScreenshotObservation
+    from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
 
     observation = dict(observation or {})
     instruction = observation.pop("instruction", None)
+    elements = observation.pop("elements", None)
     frame_stack = observation.pop("frame_stack", 1)
     if frame_stack != 1:
         raise ValueError(
@@ -85,6 +88,8 @@ def wrap_env(
     env = ScreenshotObservation(env, **observation)
     if instruction is not None:
         env = InstructionObservation(env, **instruction)
+    if elements is not None:
+        env = ElementObservation(env, **elements)
     env = ACTION_WRAPPERS[kind](env, **action)
     for item in wrappers:
         path, kwargs = parse_plugin(item)
@@ -154,19 +159,27 @@ def pixel_spec(task: str | Mapping[str, Any] | None = None, **kwargs: Any) -> En
 
 
 def pixel_id(env_id: str) -> str:
-    """The id of the SB3-ready (pixels, Discrete actions) variant of ``env_id``."""
-    return env_id.replace("-v0", "Pixels-v0")
+    """The id of the SB3-ready (pixels, Discrete actions) variant of ``env_id``.
+
+    ``androidrl/WifiOn-v0`` → ``androidrl/WifiOnPixels-v0``; ``androidrl/WifiOn-Hard-v0`` →
+    ``androidrl/WifiOnPixels-Hard-v0``.
+    """
+    namespace, _, name = env_id.rpartition("/")
+    stem, _, rest = name.partition("-")
+    return f"{namespace}/{stem}Pixels-{rest}" if namespace else f"{stem}Pixels-{rest}"
 
 
 def register_envs() -> None:
     """Register androidrl's ids with Gymnasium (done on ``import androidrl``).
 
     ``androidrl/VirtualPhone-v0`` is the idle phone; every built-in task gets an id of its
-    own on the virtual phone, e.g. ``androidrl/WifiOn-v0`` for ``wifi-on``. Each id has a
+    own on the virtual phone, e.g. ``androidrl/WifiOn-v0`` for ``wifi-on``, and one per tier
+    of its family (``androidrl/WifiOn-Easy-v0``, ``-Medium-v0``, ``-Hard-v0``). Each id has a
     ``...Pixels-v0`` twin ready for SB3 (images in, Discrete actions out), which takes a
     training config's ``observation``, ``action`` and ``wrappers`` sections as keywords.
     """
-    ids = {VIRTUAL_PHONE_ID: None, **{gym_id(name): name for name in builtin_specs()}}
+    ids: dict[str, Any] = {VIRTUAL_PHONE_ID: None, **{gym_id(name): name for name in builtin_specs()}}
+    ids.update((env_id, kwargs["task"]) for env_id, kwargs in family_gym_ids())
     for env_id, task in ids.items():
         kwargs = {"task": task} if task else {}
         if env_id not in gym.registry:

@@ -109,3 +109,62 @@ def test_the_docs_page_is_generated_from_the_family_files():
         lengths.update({(row[1], tier): int(n) for tier, n in zip(TIERS, row.groups()[1:]) if n != "?"})
     assert len(lengths) == 3 * len(family_specs())
     assert render_tasks_page(lengths) == page, "docs/tasks.md is out of date: run python scripts/tasks_doc.py"
+
+
+def test_a_config_names_a_suite_of_families_and_evaluates_on_its_eval_split(tmp_path):
+    from androidrl.train.config import ConfigError, parse_config
+
+    base = {"devices": {"virtual": {"count": 1}}, "training": {"eval_freq": 0}}
+    config = parse_config(
+        {**base, "task": {"suite": "all", "categories": ["settings"], "tier": "medium", "eval_split": "test"}}
+    )
+    train, evaluation = make_task(config.task_spec()), make_task(config.task_spec(evaluation=True))
+    assert sorted(train.names) == sorted(f.name for f in list_families(categories=["settings"]))
+    assert {(t.tier, t.split) for t in train.tasks} == {("medium", "train")}
+    assert {(t.tier, t.split) for t in evaluation.tasks} == {("medium", "test")} and evaluation.cycle
+    with pytest.raises(ConfigError, match=r"task: unknown category \['sports'\]"):
+        parse_config({**base, "task": {"suite": "all", "categories": ["sports"]}})
+    with pytest.raises(ConfigError, match=r"task\.FamilySuite\.tier"):
+        parse_config({**base, "task": {"suite": "all", "tier": "expert"}})
+    with pytest.raises(TaskError, match=r"a suite of families takes suite, tier, .*got \['level'\]"):
+        make_task({"suite": "all", "level": 2})
+
+
+def test_a_config_observes_and_acts_on_elements_with_equal_slots():
+    import gymnasium as gym
+
+    from androidrl.device.spec import DeviceSpec
+    from androidrl.train.compose import run_spec
+    from androidrl.train.config import ConfigError, parse_config
+
+    config = {
+        "devices": {"virtual": {"count": 1, "width": 360, "height": 800, "density": 160}},
+        "training": {"eval_freq": 0},
+        "task": {"suite": "all", "families": ["wifi-on"]},
+        "observation": {"shape": [64, 36], "elements": {"max_elements": 16}},
+        "action": {"type": "elements", "max_elements": 16, "fields": 0},
+        "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
+    }
+    env = gym.make(run_spec(parse_config(config), DeviceSpec.virtual_phone(360, 800, 160)))
+    obs, _ = env.reset(seed=0)
+    assert obs["element_boxes"].shape == (16, 4) and obs["screen"].shape == (64, 36, 3)
+    assert env.action_space.n == env.get_wrapper_attr("index")(15, "slide_100") + 1 + 4  # back home enter wait
+    assert env.get_wrapper_attr("action_masks")().any()
+    env.close()
+    with pytest.raises(ConfigError, match="action.max_elements: the element action has 16 slots but"):
+        parse_config({**config, "observation": {"shape": [64, 36], "elements": {"max_elements": 8}}})
+    with pytest.raises(ConfigError, match="algo.policy: an observation with the elements is a Dict"):
+        parse_config({**config, "algo": {"name": "PPO", "policy": "CnnPolicy"}})
+
+
+def test_tasks_list_filters_by_app_category_and_tier(capsys):
+    from androidrl.cli import main
+
+    assert main(["tasks", "list", "--category", "settings", "--tier", "hard"]) == 0
+    out = capsys.readouterr().out
+    assert "androidrl/WifiOn-Hard-v0" in out and "tap-target" not in out
+    assert f"{len(list_families(categories=['settings']))} families." in out
+    assert main(["tasks", "--app", "com.androidrl.practice"]) == 0
+    assert "androidrl/TapTarget-v0" in capsys.readouterr().out
+    assert main(["tasks", "--category", "sports"]) == 2
+    assert "unknown category ['sports']" in capsys.readouterr().err

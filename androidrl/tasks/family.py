@@ -11,6 +11,7 @@ gym id per family and tier (:func:`family_gym_ids`).
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,6 +179,10 @@ def make_family_suite(
         raise TaskError(f"no family has categories={categories}, apps={apps}, families={families}")
     tasks = [make_family_task(info.name, tier, split, reward_mode, device_config) for info in chosen]
     return TaskSuite(tasks, cycle=cycle, offset=offset)
+
+
+#: The arguments of :func:`make_family_suite`, as a mapping (a config's ``task:``) gives them.
+FAMILY_SUITE_OPTIONS = tuple(inspect.signature(make_family_suite).parameters)
 
 
 def family_gym_id(name: str, tier: str | None = None) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from androidrl.errors import TaskError
 from androidrl.tasks.base import IdleTask, Task
-from androidrl.tasks.family import family_specs, make_family_task
+from androidrl.tasks.family import FAMILY_SUITE_OPTIONS, family_specs, make_family_suite, make_family_task
 from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
 from androidrl.tasks.spec_task import SpecTask
 from androidrl.tasks.suite import TaskSuite
@@ -50,7 +50,8 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any
     """A Task from a Task, a spec (model or mapping), a built-in name, a YAML path, or a list of them (a suite).
 
     A mapping with ``family`` is a family of the suite with its options
-    (``{family: wifi-on, tier: hard, split: test, reward_mode: time}``).
+    (``{family: wifi-on, tier: hard, split: test, reward_mode: time}``); one whose ``suite`` is a
+    name is a suite of families (:func:`~androidrl.tasks.family.make_family_suite`'s arguments).
 
     Raises:
         TaskError: The name is neither built in nor a file, or the spec is invalid.
@@ -64,6 +65,11 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any
 
     if isinstance(task, (list, tuple)):
         return make_suite(task)
+    if isinstance(task, dict) and isinstance(task.get("suite"), str):  # a suite of families by name, filtered
+        unknown = sorted(set(task) - set(FAMILY_SUITE_OPTIONS))
+        if unknown:
+            raise TaskError(f"a suite of families takes {', '.join(FAMILY_SUITE_OPTIONS)}; got {unknown}")
+        return make_family_suite(**task)
     if isinstance(task, dict) and "suite" in task:  # {suite: [...], cycle: true}: every task in turn
         return make_suite(task["suite"], cycle=bool(task.get("cycle")), offset=int(task.get("offset", 0)))
     if isinstance(task, dict) and "family" in task:

@@ -22,9 +22,13 @@ parameters the chosen algorithm does not take, a PPO batch size that does not di
 ``n_steps * n_envs``, a serial listed twice, or an action space the algorithm cannot use.
 ``--set key.path=value`` overrides any key from the command line.
 
+``task:`` is a task's name or file, a list of them (a suite, weights optional), or a suite of
+task families (``{suite: all, tier: easy, split: train, eval_split: test, categories: [settings]}``).
+
 ``observation:`` takes the keyword arguments of
-:class:`~androidrl.wrappers.ScreenshotObservation` (plus ``frame_stack``); ``action:`` takes
-``type`` (``grid``, ``multidiscrete``, ``box``, ``ui_elements``) and the keyword arguments
+:class:`~androidrl.wrappers.ScreenshotObservation` (plus ``frame_stack``, ``instruction`` and
+``elements``); ``action:`` takes
+``type`` (``grid``, ``multidiscrete``, ``box``, ``ui_elements``, ``elements``) and the keyword arguments
 of that wrapper's constructor — read from the constructors' signatures, so the config and
 the wrappers cannot disagree.
 """
@@ -60,7 +64,7 @@ from androidrl.tasks.registry import make_task
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
-from androidrl.wrappers import ACTION_WRAPPERS, InstructionObservation, ScreenshotObservation
+from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
@@ -187,6 +191,24 @@ class SuiteTask(_Model):
     weight: float = Field(default=1.0, ge=0)
 
 
+class FamilySuite(_Model):
+    """A suite of task families (``androidrl tasks list``): which families, at which tier, on which split.
+
+    Training draws the split ``split``; evaluations take every family in turn on ``eval_split``
+    (default: the same split), so a run can train on the train split and be judged on the test one.
+    """
+
+    suite: str = "all"
+    tier: Literal["easy", "medium", "hard"] = "easy"
+    split: Literal["train", "test"] = "train"
+    eval_split: Literal["train", "test"] | None = None
+    categories: list[str] | None = None
+    families: list[str] | None = None
+    apps: list[str] | None = None
+    reward_mode: Literal["shaped", "binary", "time"] = "shaped"
+    device_config: Literal["default", "split"] = "default"
+
+
 def settings_model(
     cls: type, name: str, exclude: tuple[str, ...] = ("env",), defaults: dict[str, Any] | None = None, **more: Any
 ) -> type[BaseModel]:
@@ -217,11 +239,14 @@ EnvSettings = settings_model(
 #: The ``observation:`` section: :class:`~androidrl.wrappers.ScreenshotObservation`'s settings, plus frame stacking.
 #: The ``observation.instruction`` section: :class:`~androidrl.wrappers.InstructionObservation`'s settings.
 Instruction = settings_model(InstructionObservation, "Instruction")
+#: The ``observation.elements`` section: :class:`~androidrl.wrappers.ElementObservation`'s settings.
+Elements = settings_model(ElementObservation, "Elements")
 Observation = settings_model(
     ScreenshotObservation,
     "Observation",
     frame_stack=(int, Field(default=1, ge=1, le=16)),
     instruction=(Instruction | None, None),
+    elements=(Elements | None, None),
 )
 
 _ACTION_SETTINGS = {kind: settings_model(cls, f"{cls.__name__}Settings") for kind, cls in ACTION_WRAPPERS.items()}
@@ -251,7 +276,7 @@ class Action(_Model):
     @property
     def discrete(self) -> bool:
         """Whether the action space is Discrete (what DQN needs)."""
-        return self.type in ("grid", "ui_elements")
+        return self.type in ("grid", "ui_elements", "elements")
 
 
 class Vector(VectorSettings):
@@ -354,7 +379,8 @@ class Config(_Model):
     run_dir: str = "runs"
     devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
     eval_devices: Devices | None = None
-    task: str | list[str | SuiteTask] = "tap-target"  # one task, or a suite (a list, weights optional)
+    # One task, a suite (a list, weights optional), or a suite of task families.
+    task: str | list[str | SuiteTask] | FamilySuite = "tap-target"
     env: EnvSettings = Field(default_factory=EnvSettings)
     observation: Observation = Field(default_factory=Observation)
     action: Action = Field(default_factory=Action)
@@ -372,17 +398,29 @@ class Config(_Model):
                 (
                     "algo.name",
                     f"{algo.name} needs a Discrete action space; action.type {action.type!r} is not "
-                    "(use grid or ui_elements)",
+                    "(use grid, elements or ui_elements)",
                 )
             )
         if algo.name in CONTINUOUS_ONLY and action.type != "box":
             errors.append(("algo.name", f"{algo.name} needs a continuous (Box) action space; set action.type to box"))
-        if algo.name == "MaskablePPO" and action.type != "ui_elements":
-            errors.append(("algo.name", "MaskablePPO needs action masks; set action.type to ui_elements"))
+        if algo.name == "MaskablePPO" and action.type not in ("ui_elements", "elements"):
+            errors.append(("algo.name", "MaskablePPO needs action masks; set action.type to elements or ui_elements"))
         if algo.name == "RecurrentPPO" and "Lstm" not in algo.policy:
             errors.append(("algo.policy", f"RecurrentPPO takes CnnLstmPolicy or MlpLstmPolicy, got {algo.policy!r}"))
         if self.observation.clickable_mask and algo.policy != "MultiInputPolicy":
             errors.append(("algo.policy", "a clickable_mask observation is a Dict: use MultiInputPolicy"))
+        if self.observation.elements is not None and algo.policy != "MultiInputPolicy":
+            errors.append(("algo.policy", "an observation with the elements is a Dict: use MultiInputPolicy"))
+        elements = self.observation.elements
+        slots = getattr(action, "max_elements", None)
+        if elements is not None and action.type == "elements" and elements.max_elements != slots:
+            errors.append(
+                (
+                    "action.max_elements",
+                    f"the element action has {slots} slots but observation.elements has {elements.max_elements}: "
+                    "slot k of one is slot k of the other, so they must be equal",
+                )
+            )
         if self.observation.instruction is not None and algo.policy != "MultiInputPolicy":
             errors.append(("algo.policy", "an observation with the instruction is a Dict: use MultiInputPolicy"))
         if algo.policy_kwargs.features_extractor == "instruction" and self.observation.instruction is None:
@@ -421,6 +459,9 @@ class Config(_Model):
         data = self.model_dump(mode="json")["task"]
         if isinstance(data, list) and evaluation:  # evaluations cover every task of the suite evenly
             return {"suite": data, "cycle": True}
+        if isinstance(data, dict):  # a family suite: evaluations take each family in turn, on eval_split
+            eval_split = data.pop("eval_split") or data["split"]
+            return {**data, "split": eval_split, "cycle": True} if evaluation else data
         return data
 
     @property

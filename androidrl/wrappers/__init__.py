@@ -11,6 +11,7 @@ ACTION_WRAPPERS: dict[str, type] = {
     "multidiscrete": MultiDiscreteAction,
     "box": BoxAction,
     "ui_elements": UIElementAction,
+    "elements": ElementAction,
 }
 
 __all__ = [
