@@ -1,0 +1,40 @@
+"""The leaderboard: cells written one file each (a rerun skips them), baselines, a PPO cell, the page."""
+
+import json
+
+import pytest
+
+from androidrl.train.leaderboard import main
+
+
+def test_baseline_cells_are_written_once_and_rendered(tmp_path, capsys):
+    results, docs = tmp_path / "results", tmp_path / "docs"
+    argv = ["baselines", "--results", str(results), "--families", "wifi-on", "tap-target", "--episodes", "4"]
+    assert main([*argv, "--tiers", "easy", "hard"]) == 0
+    files = sorted(p.name for p in (results / "baseline").iterdir())
+    assert files == ["tap-target-easy.json", "tap-target-hard.json", "wifi-on-easy.json", "wifi-on-hard.json"]
+    cell = json.loads((results / "baseline" / "wifi-on-hard.json").read_text())
+    assert cell["oracle"]["success"] == 1.0 and cell["oracle"]["length"] >= 2  # hard: Settings, then Wi-Fi
+    assert 0 <= cell["random"]["success"] < 1 and cell["random"]["length"] > cell["oracle"]["length"]
+    assert cell["split"] == "test" and cell["cpu_seconds"] > 0
+    (results / "baseline" / "wifi-on-hard.json").write_text(json.dumps({**cell, "episodes": -1}))
+    capsys.readouterr()
+    assert main([*argv, "--tiers", "hard"]) == 0  # made cells are kept, not remade
+    assert json.loads((results / "baseline" / "wifi-on-hard.json").read_text())["episodes"] == -1
+    assert capsys.readouterr().err == ""
+
+    assert main(["render", "--results", str(results), "--out", str(docs)]) == 0
+    page, data = (docs / "leaderboard.md").read_text(), json.loads((docs / "leaderboard.json").read_text())
+    assert "| wifi-on | settings | hard | " in page and "| oracle | 100.0% | 4 family x tier cells |" in page
+    assert len(data["baseline"]) == 4 and data["command"].startswith("python scripts/leaderboard.py")
+
+
+@pytest.mark.slow
+def test_a_ppo_cell_trains_on_the_train_split_and_is_judged_on_the_test_split(tmp_path):
+    results, runs = tmp_path / "results", tmp_path / "runs"
+    argv = ["ppo", "--results", str(results), "--runs", str(runs), "--families", "tap-target"]
+    assert main([*argv, "--seeds", "0", "--budget", "512", "--episodes", "3"]) == 0
+    cell = json.loads((results / "ppo" / "tap-target-easy-seed0.json").read_text())
+    assert cell["budget"] == 512 and 0 <= cell["success"] <= 1 and cell["wall_seconds"] > 0
+    config = (runs / "tap-target-easy-s0" / "config.yaml").read_text()
+    assert "split: train" in config and "eval_split: test" in config and "tap-target" in config
