@@ -1,7 +1,7 @@
 """``pm``: the package manager's tool, as Android's PackageManagerShellCommand answers.
 
-``list packages``, ``path``, ``clear``, ``install``, ``uninstall``, ``grant``, ``revoke``,
-``enable`` and ``disable``.
+``list packages|features|libraries``, ``path``, ``clear``, ``install``, ``uninstall``,
+``grant``, ``revoke``, ``enable`` and ``disable``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from androidrl.virtual.shell.registry import Result, command, fail, ok
 from androidrl.virtual.system.apk import apk_package
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.packages import FEATURES, GLES_VERSION, LIBRARIES
 
 
 @command("pm")
@@ -33,6 +34,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
             "  path [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n"
         )
     sub, rest = args[0], args[1:]
+    if sub == "list" and rest[:1] in (["features"], ["libraries"]):
+        return ok(_list_system(rest[0]))
     if sub == "list" and rest and rest[0] in ("packages", "package"):
         flags = {a for a in rest[1:] if a.startswith("-")}
         words = [a for a in rest[1:] if not a.startswith("-")]
@@ -85,6 +88,19 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
     except JavaException as exc:
         return java_exception_result(sub, exc)
     return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _list_system(what: str) -> str:
+    """``pm list features`` (by name, the GL ES version first) or ``pm list libraries`` (by name).
+
+    PackageManagerShellCommand.runListFeatures prints ``feature:NAME`` (``=VERSION`` when it
+    has one) and the nameless ``reqGlEsVersion=0x...``; runListLibraries ``library:NAME``.
+    """
+    if what == "libraries":
+        return "".join(f"library:{name}\n" for name in sorted(LIBRARIES))
+    lines = [f"feature:reqGlEsVersion=0x{GLES_VERSION:x}\n"]
+    lines += [f"feature:{name}{f'={version}' if version > 0 else ''}\n" for name, version in sorted(FEATURES)]
+    return "".join(lines)
 
 
 def _pm_failure(text: str) -> Result:
