@@ -299,3 +299,28 @@ def _logcat(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         if options.max_count is not None and count >= options.max_count:
             break
     return b"", b"", 0
+
+
+#: toybox log's -p letters (toys/android/log.c: ``stridx("??vdiwefs", ...)``).
+_LOG_PRIORITIES = {"v": "V", "d": "D", "i": "I", "w": "W", "e": "E", "f": "F", "s": "S"}
+
+
+@command("log")
+def _log(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """``log [-p PRI] [-t TAG] MESSAGE...`` (toybox toys/android/log.c): one line into the main buffer."""
+    args, priority, tag = list(argv[1:]), "I", "log"
+    while args and args[0][:2] in ("-p", "-t"):
+        written = args.pop(0)
+        flag, value = written[:2], written[2:] or (args.pop(0) if args else None)
+        if value is None:
+            return b"", f"log: Missing argument to {flag}\n".encode(), 1
+        if flag == "-t":
+            tag = value
+        elif len(value) != 1 or value.lower() not in _LOG_PRIORITIES:
+            return b"", f"log: bad -p '{value}'\n".encode(), 1
+        else:
+            priority = _LOG_PRIORITIES[value.lower()]
+    if not args:
+        return b"", b"log: Need 1 argument\n", 1
+    sh.phone.log.write(tag, " ".join(args)[:1023], priority)
+    return b"", b"", 0

@@ -1,19 +1,21 @@
 """``pm``: the package manager's tool, as Android's PackageManagerShellCommand answers.
 
-``list packages|features|libraries``, ``path``, ``clear``, ``install``, ``uninstall``,
-``grant``, ``revoke``, ``enable`` and ``disable``.
+``list packages|features|libraries``, ``path``, ``resolve-activity``, ``clear``, ``install``,
+``uninstall``, ``grant``, ``revoke``, ``enable`` and ``disable``.
 """
 
 from __future__ import annotations
 
 import zlib
 
+from androidrl.virtual.shell.commands.am import parse_intent  # (Intent.parseCommandArgs)
 from androidrl.virtual.shell.commands.java import JavaException, java_exception_result
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
 from androidrl.virtual.system.apk import apk_package
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.framework.intent import short_component
 from androidrl.virtual.system.packages import FEATURES, GLES_VERSION, LIBRARIES
 
 
@@ -49,6 +51,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
                 lines.append(f"package:{prefix}{app.package}{uid}\n")
         return ok("".join(lines))
+    if sub == "resolve-activity":
+        return _resolve_activity(phone, rest)
     if sub == "path":
         names = [a for a in rest if not a.startswith("--")]
         app = phone.packages.get(names[-1]) if names else None
@@ -101,6 +105,33 @@ def _list_system(what: str) -> str:
     lines = [f"feature:reqGlEsVersion=0x{GLES_VERSION:x}\n"]
     lines += [f"feature:{name}{f'={version}' if version > 0 else ''}\n" for name, version in sorted(FEATURES)]
     return "".join(lines)
+
+
+def _resolve_activity(phone: PhoneCore, args: list[str]) -> Result:
+    """``pm resolve-activity [--brief|--components] [--user N] INTENT`` (PackageManagerShellCommand.printResolveInfo).
+
+    With ``--brief``: the ResolveInfo's priority line, then the component; ``--components``:
+    the component alone; without either, the ResolveInfo dump's first lines.
+    """
+    brief, components = "--brief" in args, "--components" in args
+    rest = [a for a in args if a not in ("--brief", "--components")]
+    if "--user" in rest:
+        at = rest.index("--user")
+        del rest[at : at + 2]
+    intent, _ = parse_intent(rest)
+    target = phone.resolve(intent)
+    if target is None:
+        return ok("No activity found\n")
+    app, cls = target
+    component = short_component(app.package, cls)
+    if components:
+        return ok(f"{component}\n")
+    if brief:
+        return ok(f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n{component}\n")
+    return ok(
+        f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\nActivityInfo:\n"
+        f"  name={cls}\n  packageName={app.package}\n  enabled=true exported=true directBootAware=false\n"
+    )
 
 
 def _pm_failure(text: str) -> Result:

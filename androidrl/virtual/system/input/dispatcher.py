@@ -58,20 +58,19 @@ class InputDispatcher:
     def tap(self, x: float, y: float) -> None:
         """A touch down and up at ``(x, y)``: clicks the top-most clickable view there."""
         with self._lock:
-            if not self.policy.intercept_touch(x, y, x, y):
-                view = self._hit(x, y, lambda v: v.clickable)
-                if view is not None and view.on_click is not None:
-                    view.on_click()
+            if self.policy.intercept_touch(x, y, x, y):
+                return  # (what the policy changed redraws the screen itself)
+            view = self._hit(x, y, lambda v: v.clickable)
+            if view is not None and view.on_click is not None:
+                view.on_click()
             self.display.invalidate()
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held past the long-press timeout: long-clicks, or clicks a view that only clicks."""
         with self._lock:
-            view = (
-                None
-                if self.policy.intercept_touch(x, y, x, y)
-                else self._hit(x, y, lambda v: v.clickable or v.long_clickable)
-            )
+            if self.policy.intercept_touch(x, y, x, y):
+                return
+            view = self._hit(x, y, lambda v: v.clickable or v.long_clickable)
             if view is not None:
                 if view.long_clickable and view.on_long_click is not None:
                     view.on_long_click()

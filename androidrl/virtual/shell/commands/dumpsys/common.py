@@ -41,12 +41,20 @@ def activity_record(component: str, task_id: int) -> str:
     return f"ActivityRecord{{{identity('record ' + component)} u0 {short} t{task_id}}}"
 
 
+def shade_window(phone: PhoneCore) -> str:
+    """The title of SystemUI's window for the keyguard and the shade.
+
+    ``NotificationShade`` from Android 11 on; before, the status bar's own window grew to hold them.
+    """
+    return "NotificationShade" if sdk(phone) >= 30 else "StatusBar"
+
+
 def focused_window(phone: PhoneCore) -> str:
-    """The focused window's name: SystemUI's NotificationShade while it shows, else the top activity's."""
+    """The focused window's name: SystemUI's shade window while the keyguard or shade shows, else the top activity's."""
     if phone.keyguard.showing or phone.status_bar.expanded:
-        return window_name("NotificationShade")
+        return window_name(shade_window(phone))
     return window_name(phone.top_activity.component)
 
 
 __all__ = ["SYSTEMUI", "SYSTEMUI_PID", "SYSTEMUI_UID", "activity_record", "configuration", "focused_window",
-           "identity", "sdk", "window_name"]  # fmt: skip
+           "identity", "sdk", "shade_window", "window_name"]  # fmt: skip

@@ -23,6 +23,7 @@ from androidrl.virtual.shell.commands.dumpsys.common import (
     focused_window,
     identity,
     sdk,
+    shade_window,
     window_name,
 )
 from androidrl.virtual.system.core import PhoneCore
@@ -49,11 +50,12 @@ def windows(phone: PhoneCore) -> list[_Window]:
     top, bottom = phone.metrics.app_area
     shade = phone.keyguard.showing or phone.status_bar.expanded
     ui = (SYSTEMUI, SYSTEMUI_UID, SYSTEMUI_PID)
-    found = [
-        _Window("NavigationBar0", *ui, "NAVIGATION_BAR", 0, (0, bottom, width, height)),
-        _Window("StatusBar", *ui, "STATUS_BAR", 0, (0, 0, width, top)),
-        _Window("NotificationShade", *ui, "NOTIFICATION_SHADE", 0 if shade else 4, (0, 0, width, height)),
-    ]
+    found = [_Window("NavigationBar0", *ui, "NAVIGATION_BAR", 0, (0, bottom, width, height))]
+    if shade_window(phone) == "StatusBar":  # up to Android 10 the status bar's window grows to hold them
+        found.append(_Window("StatusBar", *ui, "STATUS_BAR", 0, (0, 0, width, height if shade else top)))
+    else:
+        found.append(_Window("StatusBar", *ui, "STATUS_BAR", 0, (0, 0, width, top)))
+        found.append(_Window("NotificationShade", *ui, "NOTIFICATION_SHADE", 0 if shade else 4, (0, 0, width, height)))
     for index, task in enumerate(reversed(phone.activities.tasks)):
         for depth, activity in enumerate(reversed(task)):
             package = activity.app.package
@@ -232,7 +234,7 @@ def dump_displays(phone: PhoneCore) -> str:
             f"      mAwake={awake} mScreenOnEarly={awake} mScreenOnFully={awake}\n"
             "      mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n      mHdmiPlugged=false\n"
             f"      mShowingDream=false mDreamingLockscreen={locked}\n"
-            f"      mStatusBar={window_name('StatusBar')}\n      mExpandedPanel={window_name('NotificationShade')}\n"
+            f"      mStatusBar={window_name('StatusBar')}\n      mExpandedPanel={window_name(shade_window(phone))}\n"
             f"      isKeyguardShowing={locked}\n      mNavigationBar={window_name('NavigationBar0')}\n"
             f"      mFocusedWindow={focused_window(phone)}\n"
             f"      mTopFullscreenOpaqueWindowState={window_name(task[-1].component)}\n"
