@@ -1,4 +1,4 @@
-"""Power: whether the phone is on and booted, and rebooting it."""
+"""Power: whether the phone is on and booted, rebooting it, and whether its screen is awake (wakefulness)."""
 
 from __future__ import annotations
 
