@@ -156,6 +156,17 @@ def test_statusbar_and_notifications(phone):
     assert run(phone, "cmd statusbar bogus") == ("", "Unknown command: bogus\n", 255)
 
 
+def test_a_notify_step_posts_its_notification(phone):
+    from androidrl import VirtualDevice
+    from androidrl.tasks.steps import Notify, Step, run_step
+
+    notify = Notify(tag="rate", title="Enjoying it?", text="Rate this app", opens="com.android.settings/.Settings")
+    run_step(VirtualDevice(phone), Step(notify=notify))
+    (posted,) = phone.notifications.active()
+    assert (posted.tag, posted.title, posted.text, posted.style) == ("rate", "Enjoying it?", "Rate this app", "bigtext")
+    assert posted.opens == "com.android.settings/com.android.settings.Settings"
+
+
 def test_the_lock_screen_keeps_the_shade_closed(phone):
     phone.shell("input keyevent SLEEP; input keyevent WAKEUP; cmd statusbar expand-notifications")
     assert not phone.status_bar.expanded and "Swipe up to open" in phone.dump_ui()

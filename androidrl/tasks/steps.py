@@ -281,12 +281,17 @@ def config_commands(config: DeviceConfig) -> list[str]:
 
 
 def notify_command(notify: Notify) -> str:
-    """The ``cmd notification post`` command of a notify step."""
+    """The ``cmd notification post`` command of a notify step.
+
+    The activity goes as the content intent's operand: ``-c`` reads the intent with
+    ``Intent.parseCommandArgs``, which takes its options and then one operand, so after
+    ``-n COMPONENT`` it would take the tag (NotificationShellCmd.doNotify).
+    """
     parts = ["cmd", "notification", "post", "-S", "bigtext"]
     if notify.title:
         parts += ["-t", notify.title]
     if notify.opens:
-        parts += ["-c", "activity", "-n", notify.opens]
+        parts += ["-c", "activity", notify.opens]
     return shlex.join([*parts, notify.tag, notify.text])
 
 

@@ -19,8 +19,15 @@ from androidrl.virtual.system.framework.intent import Intent, short_component
 _AM_FRAME = "com.android.server.am.ActivityManagerShellCommand.onCommand(ActivityManagerShellCommand.java:204)"
 
 
-def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
-    """``Intent.parseCommandArgs`` plus ``am start``'s own options (-W, -S...)."""
+def parse_intent(args: list[str], rest: list[str] | None = None) -> tuple[Intent, dict[str, bool]]:
+    """``Intent.parseCommandArgs`` plus ``am start``'s own options (-W, -S...).
+
+    Args:
+        args: The arguments.
+        rest: When given, parsing stops after the first operand (a component, package or URI),
+            as ``Intent.parseCommandArgs`` does for a caller that reads on (``cmd notification
+            post -c``); what is left is appended here.
+    """
     intent = Intent()
     options = {"wait": False, "stop": False}
     args = list(args)
@@ -77,17 +84,25 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
             _next(args, arg)
         elif arg.startswith("-"):
             continue  # flags such as --activity-clear-task, -D, --track-allocation
-        elif ":" in arg:
-            intent.data = arg
-        elif "/" in arg:
-            intent.action = intent.action or "android.intent.action.MAIN"
-            intent.categories += ("android.intent.category.LAUNCHER",)
-            intent.component = _component(arg)
         else:
-            intent.action = intent.action or "android.intent.action.MAIN"
-            intent.categories += ("android.intent.category.LAUNCHER",)
-            intent.package = arg
+            _operand(intent, arg)
+            if rest is not None:
+                rest.extend(args)
+                break
     return intent, options
+
+
+def _operand(intent: Intent, arg: str) -> None:
+    """The one operand of an intent: a URI (its data), a component, or a package (to launch)."""
+    if ":" in arg:
+        intent.data = arg
+        return
+    intent.action = intent.action or "android.intent.action.MAIN"
+    intent.categories += ("android.intent.category.LAUNCHER",)
+    if "/" in arg:
+        intent.component = _component(arg)
+    else:
+        intent.package = arg
 
 
 def _next(args: list[str], prev: str) -> str:

@@ -130,14 +130,9 @@ def _post(phone: PhoneCore, args: list[str]) -> Result:
         elif option in ("-c", "--content-intent", "--intent"):
             if args and args[0] in ("broadcast", "service", "activity"):
                 args.pop(0)
-            options = []
-            while args and args[0].startswith("-"):  # Intent.parseCommandArgs: its options, then one operand
-                options.append(args.pop(0))
-                if options[-1] not in ("--activity-clear-task", "--activity-new-task") and args:
-                    options.append(args.pop(0))
-            if args:
-                options.append(args.pop(0))
-            intent, _ = parse_intent(options)
+            left: list[str] = []  # Intent.parseCommandArgs: its options, then one operand, and no more
+            intent, _ = parse_intent(args, rest=left)
+            args = left
             opens = "/".join(intent.component) if intent.component else ""
         elif option in ("-v", "--verbose"):
             continue
