@@ -268,6 +268,13 @@ def test_androidviewclient_dumps_finds_touches_and_types(served34, adb_server):
     assert phone.top_activity.draft == "hi there"
     device.log("AVC", "logged", priority="W")
     assert "W AVC     : logged" in phone.shell("logcat -d -s AVC").stdout.decode()
+    assert device.getProperty("ro.product.model") == "androidrl Virtual Phone"
+    device.startActivity(component="com.android.settings/.Settings")
+    device.longTouch(*center(node_bounds(phone.dump_ui(), text="Network & internet")), 600)  # a row only clicks
+    assert phone.top_activity.cls != "com.android.settings.Settings"
+    device.press("KEYCODE_BACK")
+    device.drag((WIDTH // 2, HEIGHT - 150), (WIDTH // 2, 200), 300)  # `input swipe`: the list scrolls
+    assert phone.top_activity.scroll > 0
 
 
 def test_androidviewclient_snapshot_is_the_screen_and_the_connection_lives_on(served34, adb_server):
