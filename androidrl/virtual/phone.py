@@ -28,6 +28,7 @@ from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY
 from androidrl.virtual.system.power import PhoneOfflineError
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
@@ -57,6 +58,8 @@ class VirtualPhone(PhoneCore):
         boot_seconds: How long ``reboot`` keeps the phone offline.
         clock: The phone's clock (default: realtime, from 2026-06-15 09:00 UTC; see
             :mod:`androidrl.virtual.system.clock`).
+        storage: Bytes its files may hold (``/data``, which ``/sdcard`` lives on; ``df`` shows
+            it; a write beyond it fails with "No space left on device").
 
     Attributes:
         command_log: The most recent shell command lines received, oldest first (like a device log).
@@ -79,6 +82,7 @@ class VirtualPhone(PhoneCore):
         sdk: int = 34,
         boot_seconds: float = 1.0,
         clock: Clock | None = None,
+        storage: int = DEFAULT_CAPACITY,
     ) -> None:
         super().__init__(
             width,
@@ -93,6 +97,7 @@ class VirtualPhone(PhoneCore):
             sdk=sdk,
             boot_seconds=boot_seconds,
             clock=clock,
+            storage=storage,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
 

@@ -26,7 +26,7 @@ from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
-from androidrl.virtual.system.fs import VirtualFileSystem
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.logd import LogBuffer
@@ -86,6 +86,7 @@ class PhoneCore:
         boot_seconds: How long ``reboot`` keeps the phone offline.
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
         clock: The phone's clock (default: a realtime one from :data:`~androidrl.virtual.system.clock.DEFAULT_START`).
+        storage: Bytes its files may hold (``/data``, which ``/sdcard`` lives on; ``df`` shows it).
 
     Attributes:
         lock: The re-entrant lock every part holds while it changes or reads shared state.
@@ -121,6 +122,7 @@ class PhoneCore:
         boot_seconds: float = 1.0,
         app_from_apk: Callable[[str], App] | None = None,
         clock: Clock | None = None,
+        storage: int = DEFAULT_CAPACITY,
     ) -> None:
         self.lock = threading.RLock()
         #: The adb shell runs as root (``adb root`` on a userdebug build).
@@ -136,7 +138,7 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.radios = Radios(self.settings, log=self._radio_log)
