@@ -14,7 +14,7 @@ from androidrl.virtual.shell.commands.java import JavaException, argument_expect
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, ok
 from androidrl.virtual.system.core import PhoneCore
-from androidrl.virtual.system.framework.intent import Intent, short_component
+from androidrl.virtual.system.framework.intent import FLAG_ACTIVITY_NEW_TASK, Intent, short_component
 
 _AM_FRAME = "com.android.server.am.ActivityManagerShellCommand.onCommand(ActivityManagerShellCommand.java:204)"
 
@@ -197,6 +197,7 @@ def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
                 out.append(f"Stopping: {target[0].package}\n")
                 phone.force_stop(target[0].package)
         out.append(f"Starting: {intent}\n")
+        intent.flags |= FLAG_ACTIVITY_NEW_TASK  # (added after "Starting:" is printed, as runStartActivity does)
         result = phone.start_activity(intent)
         messages = {
             "not-found": (

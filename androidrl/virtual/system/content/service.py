@@ -54,8 +54,6 @@ class ContentService:
         self._files = files
         self._settings = settings
         self._providers: dict[str, tuple[str, ContentProvider]] = {}  # authority -> (owner, provider)
-        #: How many times data changed, per authority (an app may compare it to skip a query).
-        self.changes: dict[str, int] = {}
         #: The resolver apps and the shell use.
         self.resolver = ContentResolver(self.acquire, lock)
 
@@ -77,14 +75,8 @@ class ContentService:
             raise ProviderError(ILLEGAL_STATE, f"Could not find provider: {authority}")
         return provider
 
-    def authorities(self) -> dict[str, str]:
-        """Every registered authority and its owner package."""
-        return {authority: owner for authority, (owner, _) in self._providers.items()}
-
     def notify_change(self, uri: str) -> None:
-        """Data under ``uri`` changed: count it and redraw the screen."""
-        authority = uri.split("/")[2] if uri.count("/") >= 2 else uri
-        self.changes[authority] = self.changes.get(authority, 0) + 1
+        """Data under ``uri`` changed (``ContentResolver.notifyChange``): the screen is rebuilt, and apps read anew."""
         self._on_change()
 
     # ------------------------------------------------------------------ packages
