@@ -12,8 +12,10 @@ import csv
 import json
 import os
 import queue
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -31,6 +33,7 @@ from androidrl.bench import main as bench_main  # noqa: E402
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port  # noqa: E402
 from androidrl.device.spec import DeviceSpec  # noqa: E402
 from androidrl.node import alive, descendants  # noqa: E402
+from androidrl.node.ports import PORTS, WORKER_PORTS, virtual_port  # noqa: E402
 from androidrl.train.compose import make_wrap  # noqa: E402
 from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
 from androidrl.train.runs import Run  # noqa: E402
@@ -72,17 +75,28 @@ def _short_dir(prefix: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
-def _lines(process: subprocess.Popen, count: int, seconds: float = 180) -> list[str]:
-    """The next ``count`` lines ``process`` prints (the test fails if they do not come within ``seconds``)."""
+def _until(process: subprocess.Popen, marker: str, seconds: float = 180) -> list[str]:
+    """The lines ``process`` prints up to the first one holding ``marker`` (the test fails if it does not come)."""
     got: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [got.put(process.stdout.readline()) for _ in range(count)], daemon=True).start()
+
+    def read() -> None:
+        for line in process.stdout:
+            got.put(line)
+            if marker in line:
+                return
+        got.put("")  # (it ended)
+
+    threading.Thread(target=read, daemon=True).start()
     lines: list[str] = []
     deadline = time.monotonic() + seconds
-    while len(lines) < count:
+    while not lines or marker not in lines[-1]:
         try:
-            lines.append(got.get(timeout=max(0.1, deadline - time.monotonic())))
+            line = got.get(timeout=max(0.1, deadline - time.monotonic()))
         except queue.Empty:
-            pytest.fail(f"{process.args}: {count} lines did not come within {seconds:g} s; got {lines}")
+            pytest.fail(f"{process.args}: no line with {marker!r} within {seconds:g} s; got {lines}")
+        if not line:
+            pytest.fail(f"{process.args} ended (exit {process.wait()}) before a line with {marker!r}; got {lines}")
+        lines.append(line.rstrip("\n"))
     return lines
 
 
@@ -93,23 +107,33 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-class LoopbackNamespace:
-    """A network namespace whose only interface is loopback (``unshare -rn``), to run commands in (``nsenter``).
+class TwoHosts:
+    """A network namespace standing for two hosts: 10.9.0.1 and 10.9.0.2 (a veth pair), the default route via the first.
 
-    Joining a cluster with ``ray start --address`` needs ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``
-    unset, and then Ray swaps 127.0.0.1 for the machine's outward address; in here there is
-    no other address to swap it for, so everything stays on loopback.
+    Commands run inside it (``nsenter``), where Ray sees no address but these and loopback:
+    its guess of this host's address is 10.9.0.1 (the default route's), and a node started
+    with ``--node-ip-address 10.9.0.2`` is the other host. Nothing in it reaches the machine's
+    own network. (Joining a cluster with ``ray start --address`` needs
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` unset, which on the machine itself would let Ray swap
+    127.0.0.1 for the outward address.)
     """
 
+    HEAD, OTHER = "10.9.0.1", "10.9.0.2"
+
     def __init__(self) -> None:
-        missing = [tool for tool in ("unshare", "nsenter", "ip") if shutil.which(tool) is None]
+        missing = [tool for tool in ("unshare", "nsenter", "ip", "ss") if shutil.which(tool) is None]
         if missing:
-            pytest.skip(f"a loopback-only namespace needs {', '.join(missing)} (util-linux, iproute2)")
-        command = ["unshare", "-rn", "sh", "-c", "ip link set lo up && echo up && exec sleep 3600"]
-        self.holder = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            pytest.skip(f"a network namespace of our own needs {', '.join(missing)} (util-linux, iproute2)")
+        setup = (
+            "ip link set lo up && ip link add v0 type veth peer name v1 && "
+            f"ip addr add {self.HEAD}/24 dev v0 && ip addr add {self.OTHER}/24 dev v1 && "
+            "ip link set v0 up && ip link set v1 up && ip route add default dev v0 && echo up && exec sleep 3600"
+        )
+        self.holder = subprocess.Popen(["unshare", "-rn", "sh", "-c", setup], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)  # fmt: skip
         if self.holder.stdout.readline().strip() != "up":
             self.holder.kill()
-            pytest.skip(f"no user and network namespaces here: {self.holder.communicate()[1].strip()}")
+            pytest.skip(f"no user and network namespaces with veth here: {self.holder.communicate()[1].strip()}")
         self.processes: list[subprocess.Popen] = []
 
     def command(self, args: list[str]) -> list[str]:
@@ -122,6 +146,17 @@ class LoopbackNamespace:
         self.processes.append(process)
         return process
 
+    def run(self, args: list[str], **options) -> subprocess.CompletedProcess:
+        return subprocess.run(self.command(args), capture_output=True, text=True, timeout=180, **options)
+
+    def listening(self) -> list[tuple[str, int, set[int]]]:
+        """Every TCP socket listening inside: (address, port, pids of the processes that hold it)."""
+        found = []
+        for line in self.run(["ss", "-ltnpH"], check=True).stdout.splitlines():
+            address, _, port = line.split()[3].rpartition(":")
+            found.append((address.strip("[]"), int(port), {int(p) for p in re.findall(r"pid=(\d+)", line)}))
+        return found
+
     def close(self) -> None:
         for process in [*self.processes, self.holder]:
             if process.poll() is None:
@@ -129,62 +164,157 @@ class LoopbackNamespace:
             process.wait()
 
 
-def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
-    """Head and joining node each with a phone, in a loopback-only namespace; SIGINT and SIGTERM stop all they started.
+# Ports of the node on the second address (the head takes the defaults): each flag, this node's port.
+OTHER_PORTS = {
+    "--node-manager-port": 7380,
+    "--object-manager-port": 7381,
+    "--runtime-env-agent-port": 7382,
+    "--dashboard-agent-grpc-port": 7383,
+    "--dashboard-agent-listen-port": 7384,
+    "--metrics-export-port": 7385,
+    "--min-worker-port": 11002,
+    "--max-worker-port": 11099,
+}
 
-    (Not on the module's cluster: joining it would need Ray's outward-address swap, see LoopbackNamespace.)
+
+def _tree(process: subprocess.Popen) -> list[tuple[int, str]]:
+    return [(process.pid, Path(f"/proc/{process.pid}/stat").read_text().rpartition(")")[2].split()[19]),
+            *descendants(process.pid)]  # fmt: skip
+
+
+def _gone(trees: list[list[tuple[int, str]]], seconds: float = 10) -> None:
+    """Check that every process of ``trees`` ends within ``seconds`` (a killed process takes a moment)."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for tree in trees for p in tree) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [(pid, _command_line(pid)) for tree in trees for pid, t in tree if alive((pid, t))]
+    assert not left, f"processes the node commands started are still running: {left}"
+
+
+def test_node_commands_make_a_cluster_of_two_hosts_with_pinned_ports_a_token_and_leave_nothing():
+    """``androidrl node`` on two addresses, as on two firewalled hosts (see docs/scale-out.md).
+
+    The head guesses its address and says it, makes the cluster's token (0600) and starts the
+    adb server it needs; a second node on that adb server is turned away; the other host's
+    node, given a token file readable by all, makes it private; every port they listen on
+    beyond loopback is one of their flags'; a restarted node serves its virtual phone under
+    the same serial; a clean stop leaves no process, no adb server it started and no file.
     """
-    ns = LoopbackNamespace()
+    ns = TwoHosts()
     work = _short_dir("arl-node-")
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
-    env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(ray_token(work / "auth_token")), RAY_TMPDIR=str(work))
+    home, tmp = work / "home", work / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_AUTH", "RAY_ADDRESS", "RAY_ENABLE_WINDOWS"))}
+    env.update(HOME=str(home), RAY_TMPDIR=str(tmp))  # (no token anywhere yet: the head makes it)
+    far_adb = IsolatedAdbServer()  # the other host's adb server, running before its node starts
+    lab_adb = free_port()  # nothing runs there: the head's node starts the adb server
+    common = ["--virtual", "1", "--num-cpus", "1"]
     nodes: dict[str, subprocess.Popen] = {}
-    adbs = [IsolatedAdbServer() for _ in range(2)]  # (for their settings: own port and HOME, no USB or mDNS)
     try:
-        for adb in adbs:  # each host its own adb server, in the namespace, in the foreground: stopped by pid
-            ns.start([adb_path(), "-P", str(adb.port), "nodaemon", "server"], env=adb.env, stderr=subprocess.DEVNULL)
-        port = free_port()
-        for name, adb, role in (("lab", adbs[0], ["--head", "--port", str(port)]),
-                                ("far", adbs[1], ["--address", f"127.0.0.1:{port}"])):  # fmt: skip
-            command = [*CLI, "node", *role, "--node-ip-address=127.0.0.1", "--name", name, "--virtual", "1"]
-            command += ["--adb-port", str(adb.port), "--num-cpus", "1", "--temp-dir", str(work / name)]
-            log = (work / f"{name}.log").open("w")
-            nodes[name] = ns.start(command, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
-            lines = _lines(nodes[name], 2)  # printed once its Ray node is up
-            assert f"node {name}: advertising 1 device(s) to the Ray cluster at 127.0.0.1:{port}" in lines[0], lines
-            assert lines[1].strip().startswith(f"{DEVICE_RESOURCE}{name}/127.0.0.1:"), lines
-        listing = subprocess.run(
-            ns.command([*CLI, "devices", "--cluster", "--address", f"127.0.0.1:{port}"]),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=180,
-        )
+        ns.start([adb_path(), "-P", str(far_adb.port), "nodaemon", "server"], env=far_adb.env,
+                 stderr=subprocess.DEVNULL)  # fmt: skip
+        command = [*CLI, "node", "--head", "--name", "lab", "--adb-port", str(lab_adb), *common]  # ports: defaults
+        nodes["lab"] = ns.start(command, stdout=subprocess.PIPE, stderr=(work / "lab.log").open("w"), text=True,
+                                env=env)  # fmt: skip
+        said = _until(nodes["lab"], "join from other hosts with")
+        head = f"{TwoHosts.HEAD}:6379"
+        assert said[0] == f"node lab: advertising 1 device(s) to the Ray cluster at {head}", said
+        assert said[1] == f"  {DEVICE_RESOURCE}lab/127.0.0.1:{virtual_port('lab')}", said
+        token = home / ".ray" / "auth_token"
+        assert f"node lab: this host's address in the cluster: {TwoHosts.HEAD} (Ray's guess" in said[2], said
+        assert f"node lab: started an adb server on port {lab_adb} (it stops with this node)" in said
+        assert f"node lab: made a new Ray token in {token}" in said
+        assert stat.S_IMODE(token.stat().st_mode) == 0o600
+        assert any(line.startswith("node lab: ports the other hosts must reach here: 6379 (GCS)") for line in said)
+        assert said[-1].startswith(f"join from other hosts with: androidrl node --address {head} --node-ip-address")
+
+        other = [f"{flag}={port}" for flag, port in OTHER_PORTS.items()]
+        second = ns.run([*CLI, "node", "--address", head, "--name", "lab2", "--adb-port", str(lab_adb), *other],
+                        env=env)  # fmt: skip
+        assert second.returncode == 1, second.stdout
+        assert f"the adb server at 127.0.0.1:{lab_adb} already belongs to node lab (pid " in second.stderr
+
+        far_token = work / "far_token"  # (the head's token copied to the other host, readable by all)
+        far_token.write_text(token.read_text())
+        far_token.chmod(0o644)
+        far_env = {**env, "RAY_AUTH_TOKEN_PATH": str(far_token)}
+        far = [*CLI, "node", "--address", head, "--node-ip-address", TwoHosts.OTHER, "--name", "far"]
+        far += ["--adb-port", str(far_adb.port), *common, *other]
+        nodes["far"] = ns.start(far, stdout=subprocess.PIPE, stderr=(work / "far.log").open("w"), text=True,
+                                env=far_env)  # fmt: skip
+        said = _until(nodes["far"], "ports the other hosts must reach here")
+        far_phone = f"  {DEVICE_RESOURCE}far/127.0.0.1:{virtual_port('far')}"
+        assert said[:2] == [f"node far: advertising 1 device(s) to the Ray cluster at {head}", far_phone], said
+        assert (
+            said[2] == f"node far: this host's address in the cluster: {TwoHosts.OTHER} (as given by --node-ip-address)"
+        ), said
+        assert any(f"the Ray token file {far_token} was readable by others (0644): made it 0600" in s for s in said)
+        assert stat.S_IMODE(far_token.stat().st_mode) == 0o600
+        assert said[-1].startswith("node far: ports the other hosts must reach here: 7380 (node manager), 7381")
+
+        # A firewall that lets only the listed ports through between the hosts is enough: nothing else listens.
+        pinned = {"lab": {p.default for p in PORTS} | set(range(WORKER_PORTS[0], WORKER_PORTS[1] + 1)),
+                  "far": set(OTHER_PORTS.values()) | set(range(11002, 11100))}  # fmt: skip
+        trees = {name: {pid for pid, _ in _tree(process)} for name, process in nodes.items()}
+        for address, port, pids in ns.listening():
+            for name, tree in trees.items():
+                if pids & tree and address not in ("127.0.0.1", "::ffff:127.0.0.1", "::1"):
+                    assert port in pinned[name], f"node {name} listens on {address}:{port}, not a port of its flags"
+
+        listing = ns.run([*CLI, "devices", "--cluster"], env=env)  # address auto, and the token of ~/.ray
         assert listing.returncode == 0, listing.stderr
         rows = [line.split() for line in listing.stdout.splitlines()[1:]]
         assert sorted((row[0].split("/")[0], row[1], row[2]) for row in rows) == [
             ("far", "far", "free"),
             ("lab", "lab", "free"),
         ], listing.stdout
-        started = {name: descendants(process.pid) for name, process in nodes.items()}
+
+        started = {name: _tree(process) for name, process in nodes.items()}
         for name, tree in started.items():
             commands = [_command_line(pid) for pid, _ in tree]
             assert any("raylet" in c for c in commands), f"{name}: no raylet among {commands}"
             assert any("androidrl.cli virtual" in c for c in commands), f"{name}: no phone among {commands}"
         assert any("gcs_server" in _command_line(pid) for pid, _ in started["lab"])
+
+        nodes["far"].send_signal(signal.SIGTERM)  # the other host's node restarts: its phone keeps its serial
+        assert nodes["far"].wait(timeout=60) == 0
+        _gone([started["far"]])
+        assert far_phone.split(":")[-1] not in ns.run([adb_path(), "-P", str(far_adb.port), "devices"]).stdout
+        nodes["far"] = ns.start(far, stdout=subprocess.PIPE, stderr=(work / "far.log").open("a"), text=True,
+                                env=far_env)  # fmt: skip
+        assert _until(nodes["far"], "ports the other hosts must reach here")[:2] == said[:2]
+        started["far"] = _tree(nodes["far"])
+
         nodes["far"].send_signal(signal.SIGTERM)  # the joined node first: the head is what it talks to
         assert nodes["far"].wait(timeout=60) == 0
         nodes["lab"].send_signal(signal.SIGINT)  # (Ctrl-C)
         assert nodes["lab"].wait(timeout=60) == 0
-        deadline = time.monotonic() + 10  # (a killed process takes a moment to end)
-        while any(alive(p) for tree in started.values() for p in tree) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = [(pid, _command_line(pid)) for tree in started.values() for pid, t in tree if alive((pid, t))]
-        assert not left, f"processes the node commands started are still running: {left}"
+        _gone(list(started.values()))
+        assert not [s for s in ns.listening() if s[1] == lab_adb], "the adb server the head started is still there"
+        assert list(tmp.iterdir()) == [], "the nodes left files (Ray's sessions, the cluster's address)"
     finally:
         ns.close()
-        for adb in adbs:
-            adb.stop()  # (its HOME)
+        far_adb.stop()  # (its HOME)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_address_auto_fails_at_once_when_this_host_is_in_no_cluster():
+    """``auto`` reads the cluster recorded on this host: none, or a stale one (its node is gone), is said at once."""
+    work = _short_dir("arl-auto-")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["RAY_TMPDIR"] = str(work)
+    record = work / "ray" / "ray_current_cluster"
+    try:
+        result = subprocess.run([*CLI, "devices", "--cluster"], capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 1
+        assert f"{record} does not exist" in result.stderr and "this host is in no Ray cluster" in result.stderr
+        stale = f"127.0.0.1:{free_port()}"  # what a node stopped by kill -9 leaves
+        record.parent.mkdir()
+        record.write_text(stale)
+        result = subprocess.run([*CLI, "devices", "--cluster"], capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 1
+        assert f"no Ray cluster at {stale} (Connection refused) (the address recorded in {record}" in result.stderr
+    finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
