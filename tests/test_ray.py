@@ -15,6 +15,7 @@ import queue
 import re
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -30,13 +31,14 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from androidrl.bench import main as bench_main  # noqa: E402
+from androidrl.cli import main as cli_main  # noqa: E402
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port  # noqa: E402
 from androidrl.device.spec import DeviceSpec  # noqa: E402
 from androidrl.node import alive, descendants  # noqa: E402
 from androidrl.node.ports import PORTS, WORKER_PORTS, virtual_port  # noqa: E402
 from androidrl.train.compose import make_wrap  # noqa: E402
 from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
-from androidrl.train.runs import Run  # noqa: E402
+from androidrl.train.runs import Run, checkpoint_steps  # noqa: E402
 from androidrl.train.training import train  # noqa: E402
 from androidrl.vector import VectorSettings, WorkerError, make_vector_env  # noqa: E402
 from androidrl.vector.cluster import (  # noqa: E402
@@ -229,8 +231,10 @@ def test_node_commands_make_a_cluster_of_two_hosts_with_pinned_ports_a_token_and
         assert said[-1].startswith(f"join from other hosts with: androidrl node --address {head} --node-ip-address")
 
         other = [f"{flag}={port}" for flag, port in OTHER_PORTS.items()]
+        begin = time.monotonic()
         second = ns.run([*CLI, "node", "--address", head, "--name", "lab2", "--adb-port", str(lab_adb), *other],
                         env=env)  # fmt: skip
+        print(f"\nray fault: a second node on one adb server: refused in {time.monotonic() - begin:.1f} s")
         assert second.returncode == 1, second.stdout
         assert f"the adb server at 127.0.0.1:{lab_adb} already belongs to node lab (pid " in second.stderr
 
@@ -276,13 +280,17 @@ def test_node_commands_make_a_cluster_of_two_hosts_with_pinned_ports_a_token_and
             assert any("androidrl.cli virtual" in c for c in commands), f"{name}: no phone among {commands}"
         assert any("gcs_server" in _command_line(pid) for pid, _ in started["lab"])
 
+        begin = time.monotonic()
         nodes["far"].send_signal(signal.SIGTERM)  # the other host's node restarts: its phone keeps its serial
         assert nodes["far"].wait(timeout=60) == 0
+        stopped = time.monotonic() - begin
         _gone([started["far"]])
         assert far_phone.split(":")[-1] not in ns.run([adb_path(), "-P", str(far_adb.port), "devices"]).stdout
         nodes["far"] = ns.start(far, stdout=subprocess.PIPE, stderr=(work / "far.log").open("a"), text=True,
                                 env=far_env)  # fmt: skip
         assert _until(nodes["far"], "ports the other hosts must reach here")[:2] == said[:2]
+        print(f"\nray fault: node restarted: stopped in {stopped:.1f} s, advertising the same devices again "
+              f"{time.monotonic() - begin:.1f} s after the stop began")  # fmt: skip
         started["far"] = _tree(nodes["far"])
 
         nodes["far"].send_signal(signal.SIGTERM)  # the joined node first: the head is what it talks to
@@ -311,7 +319,9 @@ def test_address_auto_fails_at_once_when_this_host_is_in_no_cluster():
         stale = f"127.0.0.1:{free_port()}"  # what a node stopped by kill -9 leaves
         record.parent.mkdir()
         record.write_text(stale)
+        begin = time.monotonic()
         result = subprocess.run([*CLI, "devices", "--cluster"], capture_output=True, text=True, env=env, timeout=60)
+        print(f"\nray fault: address auto, its cluster gone: said in {time.monotonic() - begin:.1f} s")
         assert result.returncode == 1
         assert f"no Ray cluster at {stale} (Connection refused) (the address recorded in {record}" in result.stderr
     finally:
@@ -475,14 +485,16 @@ class Learner:
         return obs, dones, infos
 
 
-def _fault(cluster, learner, kind, hit, inject, restore=None, down_for=3.0, seconds=180.0) -> None:
+def _fault(cluster, learner, caplog, kind, hit, inject, restore=None, down_for=3.0, seconds=180.0) -> None:
     """Inject a fault hitting envs ``hit``; step until they are back; check and print what the learner saw.
 
     Checks: each hit env's episode ends (truncated) with a ``device_error`` naming its device and
-    host, it comes back with a real screen, the other envs make good steps all along, and no step
-    is replayed (each hit phone received exactly one tap per good step of its env).
+    host, it comes back with a real screen, the other envs make good steps all along, no step
+    is replayed (each hit phone received exactly one tap per good step of its env), and each
+    actor that died (not a phone) was said once in the log, naming its device and host.
     """
     env, names = learner.env, learner.names
+    caplog.clear()
     others = [i for i in range(env.num_envs) if i not in hit]
     learner.step()  # (nothing is in flight when the fault comes)
     for i in hit:
@@ -525,16 +537,24 @@ def _fault(cluster, learner, kind, hit, inject, restore=None, down_for=3.0, seco
         assert taps == learner.good[i] - good_before[i], f"{kind}: env {i}: {taps} taps for its good steps"
     made = sum(learner.good[i] - good_before[i] for i in others)
     assert all(learner.good[i] > good_before[i] for i in others)
+    deaths = [r.getMessage() for r in caplog.records if "its Ray actor died" in r.getMessage()]
+    if kind == "phone killed":  # (the actor lives on: the phone's fault is the env's)
+        assert not deaths, f"{kind}: {deaths}"
+    else:  # one line per actor that died, naming its device and host
+        for i in hit:
+            host, serial = names[i].split("/")
+            assert [d.startswith(f"worker {i} ({serial} on host {host}, pid ") for d in deaths].count(True) == 1, deaths
+        assert len(deaths) == len(hit), f"{kind}: {deaths}"
     when = max(t for t, _ in reported.values())
     again = f" ({max(back.values()) - restored:.1f} s after it returned)" if restored is not None else ""
     saw = reported[hit[0]][1]
     print(
         f"\nray fault: {kind}: reported after {when:.1f} s, back after {max(back.values()):.1f} s{again}, "
-        f"other envs made {made} good steps meanwhile, user saw: {saw}"
+        f"other envs made {made} good steps meanwhile, user saw: {saw}" + (f"; log: {deaths[0]}" if deaths else "")
     )
 
 
-def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
+def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster, caplog):
     names = [d.name for d in cluster_devices(ray)]  # node0's two devices, then node1's
     env = _vec(ray_cluster, names, fault_timeout=1.0)
     learner = Learner(env, names)
@@ -542,7 +562,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
     try:
         env.reset()
         killed = transport.location(0)
-        _fault(ray_cluster, learner, "actor process killed", [0], lambda: os.kill(killed.pid, signal.SIGKILL))
+        _fault(ray_cluster, learner, caplog, "actor process killed", [0], lambda: os.kill(killed.pid, signal.SIGKILL))
         again = transport.location(0)
         assert again.pid != killed.pid and again.node_id == ray_cluster.nodes[0].node_id  # restarted by Ray, at home
 
@@ -551,6 +571,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
         _fault(
             ray_cluster,
             learner,
+            caplog,
             "phone killed",
             [1],
             lambda: ray_cluster.adbd.stop_server(ray_cluster.servers[name]),
@@ -560,15 +581,15 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
         def rejoin() -> None:
             ray_cluster.nodes[1] = ray_cluster.add_node(1)
 
-        _fault(ray_cluster, learner, "node lost", [2, 3], lambda: ray_cluster.cluster.remove_node(ray_cluster.nodes[1]),
-               rejoin)  # fmt: skip
+        lose = lambda: ray_cluster.cluster.remove_node(ray_cluster.nodes[1])  # noqa: E731
+        _fault(ray_cluster, learner, caplog, "node lost", [2, 3], lose, rejoin)
         assert {transport.location(i).node_id for i in (2, 3)} == {ray_cluster.nodes[1].node_id}
     finally:
         env.close()
     _wait_free()
 
 
-def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster):
+def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster, caplog):
     name = f"node1/{ray_cluster.serials[1][1]}"
     serial, port = name.split("/")[1], int(name.rsplit(":", 1)[1])
     env = _vec(ray_cluster, [name], max_down_seconds=2.0, retry_interval=0.5, fault_timeout=1.0)
@@ -581,9 +602,53 @@ def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_clust
                 env.step(np.zeros(1, dtype=int))
         message = str(caught.value)
         assert f"({serial} on host node1): device {serial} down for" in message and "max_down_seconds 2" in message
+        assert f"1 of 1 devices are down ({serial} on host node1): waiting for them" in caplog.messages
     finally:
         env.close()
         ray_cluster.servers[name] = ray_cluster.adbd.serve(ray_cluster.phones[name], port=port)
+    _wait_free()
+
+
+def test_training_that_loses_its_device_for_good_saves_a_checkpoint_before_it_stops(ray_cluster, tmp_path):
+    name = f"node1/{ray_cluster.serials[1][0]}"
+    phone, port = ray_cluster.phones[name], int(name.rsplit(":", 1)[1])
+    overrides = [
+        f"devices.cluster=[{name}]",
+        f"vector.address={ray_cluster.address}",
+        "vector.max_down_seconds=2",
+        "vector.fault_timeout=1",
+        "algo.hyperparams.n_steps=64",
+        "algo.hyperparams.n_epochs=1",
+        "training.total_timesteps=100000",
+        "training.eval_freq=0",
+        "training.checkpoint_freq=0",
+        "training.progress_bar=false",
+    ]
+    run = Run.create(load_config(ROOT / "configs" / "ray_cluster.yaml", overrides), tmp_path / "run", ["train"])
+    phone.command_log.clear()
+
+    def lose_the_phone() -> None:  # after a rollout or two: 64 steps each, a tap each
+        deadline = time.monotonic() + 300
+        while sum(line.startswith("input ") for line in list(phone.command_log)) < 150:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+        ray_cluster.adbd.stop_server(ray_cluster.servers[name])
+
+    losing = threading.Thread(target=lose_the_phone, daemon=True)
+    losing.start()
+    try:
+        with pytest.raises(WorkerError) as caught:
+            train(run)
+        print(f"\nray fault: a device down for good in training: {caught.value}")
+    finally:
+        losing.join()
+        ray_cluster.servers[name] = ray_cluster.adbd.serve(phone, port=port)
+    saved = run.latest_checkpoint()
+    assert saved is not None and checkpoint_steps(saved) >= 64, list(run.checkpoints.glob("*"))
+    message = str(caught.value)
+    assert f"{name.split('/')[1]} on host node1" in message and "more than max_down_seconds 2" in message
+    assert message.endswith(f"training stopped (saved {saved}; continue with --resume {run.directory} once it is back)")
     _wait_free()
 
 
@@ -602,6 +667,59 @@ def test_bad_ray_configs_are_explained():
                 "training": {"eval_freq": 0},
             }
         )
+
+
+def _free_ports(count: int) -> list[int]:
+    ports: set[int] = set()
+    while len(ports) < count:
+        ports.add(free_port())
+    return sorted(ports)
+
+
+def test_bad_node_flags_are_refused_before_anything_starts(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(tmp_path / "token"))  # (the head would make it; a node needs it)
+    free = iter(_free_ports(len(PORTS) + 2))
+    pinned = {p.flag: next(free) for p in PORTS}
+    head = ["node", "--head", "--name", "bad", *[f"{flag}={port}" for flag, port in pinned.items()]]
+    with pytest.raises(SystemExit):
+        cli_main([*head, "--port", "80"])
+    assert "argument --port: expected a port from 1024 to 65535, got '80'" in capsys.readouterr().err
+    joining = [f"{flag}={port}" for flag, port in pinned.items() if flag not in ("--port", "--ray-client-server-port")]
+    assert cli_main(["node", "--address", "127.0.0.1:6379", "--name", "bad", *joining]) == 1
+    assert (
+        f"no Ray token at {tmp_path / 'token'}: a node joins a cluster with the cluster's token"
+        in capsys.readouterr().err
+    )
+    assert not (tmp_path / "token").exists()
+    held, virtual, gcs, adb = socket.socket(), next(free), pinned["--port"], free_port()
+    held.bind(("127.0.0.1", next(free)))
+    held.listen()
+    with held, socket.socket() as phone_port:
+        phone_port.bind(("127.0.0.1", virtual))
+        phone_port.listen()
+        for extra, said in (
+            (["--node-manager-port", str(gcs)], f"--node-manager-port and --port are both {gcs}"),
+            (["--object-manager-port", "10500"], "--object-manager-port 10500 is inside the worker ports 10002-10999"),
+            (["--min-worker-port", "11000", "--max-worker-port", "10500"], "--min-worker-port 11000 is above --max"),
+            (["--metrics-export-port", str(held.getsockname()[1])],
+             f"port {held.getsockname()[1]} (--metrics-export-port) is in use on this host"),
+            (["--virtual", "1", "--virtual-port", str(virtual), "--adb-port", str(adb)],
+             f"port {virtual} for the --virtual phones ({virtual}-{virtual}, --virtual-port, so that their serials"),
+        ):  # fmt: skip
+            assert cli_main([*head, *extra]) == 1
+            assert said in capsys.readouterr().err
+    with pytest.raises(ConnectionRefusedError):  # the adb server the last one started was stopped with it
+        socket.create_connection(("127.0.0.1", adb), timeout=5)
+
+
+def test_the_docs_list_every_port_of_a_node_with_its_default_and_who_reaches_it():
+    rows = {line.split("|")[2].strip(): line for line in (ROOT / "docs" / "scale-out.md").read_text().splitlines()
+            if line.startswith("| ") and line.count("|") == 5}  # fmt: skip
+    for port in PORTS:
+        row = rows.get(f"`{port.flag}`", "")
+        assert row.startswith(f"| {port.default} |") and row.rstrip(" |").endswith(port.reached_from), (port, row)
+    low, high = WORKER_PORTS
+    assert rows["`--min-worker-port`, `--max-worker-port`"].startswith(f"| {low}–{high} |")
 
 
 def test_no_cluster_at_the_address_is_a_clear_error():

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import platform
 import re
 import signal
 import socket
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import threading
 import time
+from importlib import metadata
 from typing import Any
 
 from androidrl.device.adb_client import AdbClient
@@ -42,6 +44,7 @@ from androidrl.node.auth import prepare_token
 from androidrl.node.ports import PORTS, bindable, check_ports, virtual_port
 from androidrl.node.processes import stop
 from androidrl.node.ray_node import NodeFiles, ray_command
+from androidrl.provenance import commit, version
 from androidrl.vector.cluster import DEVICE_RESOURCE, HOST_RESOURCE, cluster_devices, connect
 
 STARTED = "Ray runtime started"  # what `ray start` prints once the node is up
@@ -85,6 +88,17 @@ def _serve_virtual(args: argparse.Namespace, name: str, client: AdbClient) -> tu
     for serial in serials:
         client.connect(serial)
     return process, serials
+
+
+def versions() -> str:
+    """androidrl's, Ray's and Python's versions, which every host of a cluster must share (Ray checks its own two)."""
+    try:
+        ray = metadata.version("ray")
+    except metadata.PackageNotFoundError:
+        ray = "not installed"
+    sha = commit()
+    mine = f"androidrl {version()}" + (f" (commit {sha[:12]}{'+dirty' * sha.endswith('+dirty')})" if sha else "")
+    return f"{mine}, Ray {ray}, Python {platform.python_version()}"
 
 
 def _say(name: str, lines: list[str]) -> None:
@@ -200,6 +214,7 @@ def _run(args: argparse.Namespace, state: _Node) -> int:
     said = [f"this host's address in the cluster: {node_ip} ({how})"]
     if node_ip.startswith("127."):
         said.append("warning: a loopback address: only this machine can reach this node")
+    said.append(f"versions: {versions()} (every host must run the same)")
     if adb_server is not None:
         said.append(f"started an adb server on port {adb_port} (it stops with this node)")
     _say(name, [*said, *told, _ports_line(args)])

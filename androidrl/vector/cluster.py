@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import socket
 import sys
 from collections import deque
@@ -490,9 +491,11 @@ class RayActors(Transport):
 
 def _death_cause(err: Exception) -> str:
     """Why Ray says an actor died, in one line (its message lists the actor's ids first)."""
-    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    text = re.sub(r"The actor [0-9a-f]+ is unavailable: ", "", str(err))
+    text = text.replace(" The task may or may not have been executed on the actor.", "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     because = [line for line in lines if "because" in line or "unavailable" in line]
-    cause = (because or lines or [type(err).__name__])[0]
+    cause = (because or lines or [type(err).__name__])[0].rstrip(".")
     return cause if len(cause) <= 300 else cause[:297] + "..."
 
 
