@@ -8,6 +8,7 @@ An actor placed on the wrong node would reach an adb server that does not know i
 how long the env took to come back (the figures of docs/scale-out.md).
 """
 
+import contextlib
 import csv
 import json
 import os
@@ -160,9 +161,18 @@ class TwoHosts:
         return found
 
     def close(self) -> None:
+        """Stop what runs inside (SIGTERM, then SIGKILL for it and what it started, by pid), then the namespace."""
         for process in [*self.processes, self.holder]:
             if process.poll() is None:
-                process.kill()
+                under = descendants(process.pid)
+                process.terminate()
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                for pid, _ in filter(alive, under):  # (a test that failed midway: nothing of it may outlive it)
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
             process.wait()
 
 

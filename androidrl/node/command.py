@@ -62,8 +62,10 @@ def _relay(process: subprocess.Popen, started: threading.Event, seen: dict[str, 
             started.set()
 
 
-def _serve_virtual(args: argparse.Namespace, name: str, client: AdbClient) -> tuple[subprocess.Popen, list[str]]:
+def _serve_virtual(args: argparse.Namespace, name: str, client: AdbClient, started: list[Any]) -> list[str]:
     """``androidrl virtual`` with ``args.virtual`` phones on the node's ports, connected to this host's adb server.
+
+    What it starts goes to ``started`` at once (the node stops it, even when this fails midway).
 
     Raises:
         NodeError: The ports are taken, or the phones did not start.
@@ -81,13 +83,14 @@ def _serve_virtual(args: argparse.Namespace, name: str, client: AdbClient) -> tu
     command = [sys.executable, "-m", "androidrl.cli", "virtual", "--count", str(args.virtual), "--port", str(port)]
     command += ["--width", str(width), "--height", str(height), "--density", str(density)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    started.append(process)
     serials = [process.stdout.readline().strip() for _ in range(args.virtual)]
     if not all(serials):
-        stop(process)
         raise NodeError(f"the --virtual phones did not start (`{' '.join(command)}`; its output is above)")
+    started.append((client, serials))
     for serial in serials:
         client.connect(serial)
-    return process, serials
+    return serials
 
 
 def versions() -> str:
@@ -178,8 +181,7 @@ def _run(args: argparse.Namespace, state: _Node) -> int:
     client = AdbClient(port=adb_port, timeout=10)
     serials: list[str] = []
     if args.virtual:
-        phones, serials = _serve_virtual(args, name, client)
-        state.started += [phones, (client, serials)]
+        serials = _serve_virtual(args, name, client, state.started)
     listed = [e.serial for e in client.devices() if e.state == "device"]
     serials = sorted(set(serials) | set(listed))
     resources = {f"{DEVICE_RESOURCE}{name}/{serial}": 1 for serial in serials}
