@@ -209,7 +209,10 @@ def test_am_start_wait_reports_as_android(phone):
         1,
     )
     out, _, code = run(phone, "am start -W -a no.such.ACTION")
-    assert code == 1 and "Error: Activity not started, unable to resolve Intent { act=no.such.ACTION }" in out
+    assert (
+        code == 1
+        and "Error: Activity not started, unable to resolve Intent { act=no.such.ACTION flg=0x10000000 }" in out
+    )
     out, _, code = run(phone, "am start -W -n com.android.settings/.Settings")
     assert code == 0 and "Status: ok\nLaunchState: COLD\nActivity: com.android.settings/.Settings\n" in out
     out, _, code = run(phone, "am start -W -n com.android.settings/.Settings")
@@ -299,6 +302,21 @@ def test_settings_reset_puts_the_shells_writes_back(phone):
     assert run(phone, "settings put system font_scale 1.1 default")[0] == (
         "Ignored makeDefault - doesn't apply to system settings"
     )
+
+
+def test_settings_reset_is_a_write_the_settings_provider_shows(phone):
+    def row(key: str) -> str:
+        return dump(phone, f"content query --uri content://settings/global/{key}")
+
+    dump(phone, "settings put global wifi_on 0; settings put global brand_new 1")
+    written = row("wifi_on")
+    dump(phone, "settings reset global untrusted_defaults")
+    reset = row("wifi_on")
+    assert reset.endswith("name=wifi_on, value=1\n") and reset != written  # the value back, with a new _id
+    dump(phone, "settings reset global untrusted_defaults")
+    assert row("wifi_on") == reset  # (nothing changed: the same _id)
+    dump(phone, "settings reset global untrusted_clear")
+    assert row("brand_new") == "No result found.\n"
 
 
 def test_pm_lists_features_libraries_and_resolves_activities(phone):

@@ -11,6 +11,7 @@ the text says — on the virtual phone only, so tests can see it.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import posixpath
 import re
@@ -231,7 +232,10 @@ class Shell:
                 try:
                     self.phone.fs.write(self.path(target), stream, append=append)
                 except OSError as exc:
-                    err.append(f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode())
+                    if exc.errno == errno.ENOSPC:  # made, then the command's write ran out of space
+                        err.append(_write_error(name, exc.strerror))
+                    else:
+                        err.append(f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode())
                     return 1
         if stdout_to is None and stdout:
             out.append(stdout)
@@ -464,3 +468,10 @@ class Shell:
             if fnmatch.fnmatchcase(n, name) and (name.startswith(".") or not n.startswith("."))
         ]
         return [posixpath.join(directory, n) if directory else n for n in sorted(names)]
+
+
+def _write_error(name: str, strerror: str) -> bytes:
+    """What a command says when its output cannot be written: mksh's builtins (``c_print``), toybox's ``xwrite``."""
+    if name in ("echo", "print", "pwd"):
+        return f"/system/bin/sh: {name}: write: {strerror}\n".encode()
+    return f"{name}: xwrite: {strerror}\n".encode()

@@ -22,8 +22,10 @@ class Stdin:
         self._arrived = threading.Condition()
 
     def feed(self, data: bytes) -> None:
-        """More input from the client."""
+        """More input from the client (dropped once closed: no command reads it any more)."""
         with self._arrived:
+            if self._closed:
+                return
             self._chunks.append(data)
             self._arrived.notify_all()
 

@@ -18,7 +18,9 @@ Rooms:
 * ``notifications``: the posted notifications and the status bar's panel (the shade).
 * ``settings_provider``, ``radios``, ``props``, ``logd``, ``fs``: the ``settings`` tables,
   Wi-Fi/Bluetooth/airplane mode, system properties, the log buffers and the file system.
+* ``content/``: the content providers of the installed packages (AOSP's contacts, call log,
+  SMS, calendar, alarms, MediaStore and settings providers among them) and the seeded content.
 
 New services get a module here (clipboard, alarms), or a folder when they have parts
-(content providers); what apps see of them goes into ``Context``.
+(as ``content/``); what apps see of them goes into ``Context``.
 """

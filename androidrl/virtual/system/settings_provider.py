@@ -37,7 +37,11 @@ DEFAULTS: dict[str, dict[str, str]] = {
 
 
 class SettingsStore:
-    """Three tables of string settings; ``on_change`` runs after every write."""
+    """Three tables of string settings; ``on_change`` runs after every write.
+
+    Each setting has an id, renewed by every write (``SettingsState.Setting``'s ``mId``, from the
+    table's ``mNextId``): the ``_id`` column of ``content query --uri content://settings/...``.
+    """
 
     def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._tables: dict[str, dict[str, str | None]] = {ns: dict(values) for ns, values in DEFAULTS.items()}
@@ -45,7 +49,16 @@ class SettingsStore:
         self._rows: dict[str, dict[str, tuple[str, str | None, bool]]] = {
             ns: {key: (SYSTEM_PACKAGE, value, True) for key, value in values.items()} for ns, values in DEFAULTS.items()
         }
+        self._ids: dict[str, dict[str, int]] = {ns: {} for ns in DEFAULTS}  # of the values written since
+        self._next_id = {ns: len(values) + 1 for ns, values in DEFAULTS.items()}
         self._on_change = on_change
+
+    def setting_id(self, namespace: str, key: str) -> int | None:
+        """The id of ``key``'s current value (a default's: its place among the defaults), or None when unset."""
+        if key not in self._tables[namespace]:
+            return None
+        written = self._ids[namespace].get(key)
+        return written if written is not None else list(DEFAULTS[namespace]).index(key) + 1
 
     def get(self, namespace: str, key: str) -> str | None:
         """The value of ``key``, or None when unset (``settings get`` prints ``null``)."""
@@ -56,6 +69,7 @@ class SettingsStore:
     ) -> None:
         """Set ``key`` to ``value``, written by ``package``; ``make_default`` makes it the default too."""
         self._tables[namespace][key] = value
+        self._new_id(namespace, key)
         _, default, from_system = self._rows[namespace].get(key, (package, None, False))
         if make_default:
             default, from_system = value, package == SYSTEM_PACKAGE
@@ -68,6 +82,7 @@ class SettingsStore:
         if removed:
             del self._tables[namespace][key]
             self._rows[namespace].pop(key, None)
+            self._ids[namespace].pop(key, None)
             self._changed()
         return int(removed)
 
@@ -97,12 +112,19 @@ class SettingsStore:
                     continue
                 if mode_or_package != "untrusted_defaults" and not from_system:
                     del table[key], rows[key]
+                    self._ids[namespace].pop(key, None)
                     continue
             elif package != mode_or_package:
                 continue
+            if table[key] != default:  # (a value that changes is a write: it gets a new id)
+                self._new_id(namespace, key)
             table[key] = default  # Setting.reset(): the default value (null when it has none)
             rows[key] = (SYSTEM_PACKAGE if from_system else package, default, from_system)
         self._changed()
+
+    def _new_id(self, namespace: str, key: str) -> None:
+        self._ids[namespace][key] = self._next_id[namespace]
+        self._next_id[namespace] += 1
 
     def _changed(self) -> None:
         if self._on_change is not None:

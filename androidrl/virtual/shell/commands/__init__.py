@@ -29,7 +29,7 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     uiautomator,
     wm,
 )
-from androidrl.virtual.shell.commands.toybox import files, net, system, text  # noqa: F401 (toybox's too)
+from androidrl.virtual.shell.commands.toybox import disk, files, net, system, text  # noqa: F401 (toybox's too)
 from androidrl.virtual.shell.registry import COMMANDS
 
 __all__ = ["COMMANDS"]

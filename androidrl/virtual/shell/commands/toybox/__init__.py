@@ -1,1 +1,4 @@
-"""Toybox, Android's small Unix tools: ``files``, ``text``, ``system`` (users, clock, processes) and ``net``."""
+"""Toybox, Android's small Unix tools.
+
+``files``, ``disk`` (``df``), ``text``, ``system`` (users, clock, processes) and ``net``.
+"""
