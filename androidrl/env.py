@@ -37,6 +37,7 @@ from androidrl.spaces import (
 from androidrl.tasks.base import Needs, Task
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import TaskSpec
+from androidrl.tasks.steps import wake_and_unlock
 from androidrl.tasks.suite import TaskSuite
 from androidrl.ui import Snapshot, UIElement
 
@@ -203,7 +204,7 @@ class AndroidEnv(gym.Env):
     # ------------------------------------------------------------------ gym API
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode: wait for the device, run the task's reset steps, observe.
+        """Start an episode: wait for the device, wake and unlock it, run the task's reset steps, observe.
 
         Raises:
             DeviceError: The device stayed unreachable for ``reset_timeout`` seconds, or
@@ -219,6 +220,7 @@ class AndroidEnv(gym.Env):
             raise ValueError(f"AndroidEnv.reset: option task={task!r} needs a task suite; this env's task is one task")
         self._check_open()
         self.device.wait_ready(timeout=timeout)
+        wake_and_unlock(self.device)  # a phone that slept or locked in the last episode starts awake and unlocked
         if not self._set_up:
             self.task.setup(self.device)
             self._set_up = True

@@ -461,13 +461,15 @@ def test_intents_with_data_types_and_extras_resolve_to_the_filters_that_match(pr
     ],
 )
 def test_intents_no_filter_matches_are_not_started(probe, intent):
-    text = out(probe, f"am start {intent}")
+    result = probe.shell(f"am start {intent}")  # (a start that fails exits 1, as Android 14's am)
+    text = result.stdout.decode() + result.stderr.decode()
+    assert result.exit_code == 1
     assert re.search(r"Error: Activity not started, unable to resolve Intent \{ .* flg=0x10000000 \}", text)
     assert probe.foreground()[0] == LAUNCHER_PACKAGE
 
 
 def test_intent_strings_mask_phone_numbers_and_show_types(probe):
-    text = out(probe, "am start -a android.intent.action.SENDTO -d smsto:+1-555-0100 -t text/plain")
+    text = probe.shell("am start -a android.intent.action.SENDTO -d smsto:+1-555-0100 -t text/plain").stdout.decode()
     assert "Starting: Intent { act=android.intent.action.SENDTO dat=smsto:xx-xxx-xxxx typ=text/plain }" in text
 
 

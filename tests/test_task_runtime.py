@@ -142,7 +142,7 @@ def test_insert_file_and_config_steps_reach_the_phone_as_shell_commands():
 def test_notifications_and_configurations_are_the_commands_a_user_types():
     notify = Notify(tag="rate", title="Enjoying it?", text="Rate this app", opens="com.android.settings/.Settings")
     assert notify_command(notify) == (
-        "cmd notification post -S bigtext -t 'Enjoying it?' -c activity -n com.android.settings/.Settings rate "
+        "cmd notification post -S bigtext -t 'Enjoying it?' -c activity com.android.settings/.Settings rate "
         "'Rate this app'"
     )
     config = parse_spec({"name": "t", "success": NEVER, "reset": [{"config": {"theme": "dark", "density": "reset"}}]})

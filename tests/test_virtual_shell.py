@@ -132,10 +132,10 @@ def test_am_pm_and_dumpsys(phone):
         "",
         0,
     )
-    assert run(phone, "am start -n com.nope/.Main") == (
+    assert run(phone, "am start -n com.nope/.Main") == (  # runStartActivity returns 1 on START_CLASS_NOT_FOUND
         "Starting: Intent { cmp=com.nope/.Main }\n",
         "Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n",
-        0,
+        1,
     )
     assert run(phone, "am start -a android.settings.BLUETOOTH_SETTINGS")[0] == (
         "Starting: Intent { act=android.settings.BLUETOOTH_SETTINGS }\n"

@@ -157,8 +157,7 @@ class VirtualDevice(Device):
         with phone.lock:
             if not phone.idle:
                 return None
-            window = phone.display.app_window()  # (the same object until the screen is rebuilt)
-            package = phone.foreground()[0]
+            window, package = phone.display.focused_window()  # (the same objects until the screen is rebuilt)
             if self._tree is None or self._tree[0] is not window or self._tree[1] != package:
                 self._tree = (window, package, hierarchy_tree(window, package))
             return self._tree[2]

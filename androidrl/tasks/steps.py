@@ -290,12 +290,17 @@ def config_commands(config: DeviceConfig) -> list[str]:
 
 
 def notify_command(notify: Notify) -> str:
-    """The ``cmd notification post`` command of a notify step."""
+    """The ``cmd notification post`` command of a notify step.
+
+    The activity goes as the content intent's operand: ``-c`` reads the intent with
+    ``Intent.parseCommandArgs``, which takes its options and then one operand, so after
+    ``-n COMPONENT`` it would take the tag (NotificationShellCmd.doNotify).
+    """
     parts = ["cmd", "notification", "post", "-S", "bigtext"]
     if notify.title:
         parts += ["-t", notify.title]
     if notify.opens:
-        parts += ["-c", "activity", "-n", notify.opens]
+        parts += ["-c", "activity", notify.opens]
     return shlex.join([*parts, notify.tag, notify.text])
 
 
@@ -309,6 +314,20 @@ def file_commands(write: FileWrite) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- running steps
+
+#: Every episode's first step: wake the screen and take an insecure keyguard away, as a reset on a
+#: device must (``input keyevent WAKEUP`` does nothing to an awake phone, ``wm dismiss-keyguard``
+#: nothing to an unlocked one: one shell round trip either way).
+WAKE_AND_UNLOCK = "input keyevent WAKEUP; wm dismiss-keyguard"
+
+
+def wake_and_unlock(device: Device) -> None:
+    """Turn the screen on and unlock (no PIN), before a task's setup and reset steps.
+
+    Raises:
+        DeviceCommandError: The device refused it.
+    """
+    device.shell(WAKE_AND_UNLOCK)
 
 
 def run_steps(device: Device, steps: tuple[Step, ...], where: str) -> None:

@@ -32,14 +32,18 @@ from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
+from androidrl.virtual.system.keyguard import Keyguard
 from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.notifications import NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
-from androidrl.virtual.system.power import Power
+from androidrl.virtual.system.power import Power, Wakefulness
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
 from androidrl.virtual.system.props import system_properties
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
+from androidrl.virtual.system.window.notification_shade import NotificationShade
+from androidrl.virtual.system.window.policy import WindowPolicy
 from androidrl.virtual.system.window.system_bars import SystemBars
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
@@ -109,6 +113,11 @@ class PhoneCore:
         input: Input dispatch (touches and keys, and what ``input`` injects).
         evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
         power: Online, rebooting or off.
+        wakefulness: Whether the screen is on (``input keyevent SLEEP|WAKEUP|POWER``).
+        keyguard: The lock screen (it shows when the screen goes off).
+        notifications: The posted notifications (``cmd notification``).
+        status_bar: Whether the notification shade is down (``cmd statusbar``).
+        policy: What keys and touches do before they reach a window (PhoneWindowManager).
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
         content: The content providers of the installed packages (``content``; apps' ``context.content``).
@@ -192,10 +201,23 @@ class PhoneCore:
             sdk=sdk,
             content_type=self._content_type,
         )
+        self.keyguard = Keyguard(on_change=self.invalidate)
+        self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
+        self.notifications = NotificationManager(on_change=self.invalidate)
+        self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
-        self.display = Display(self.metrics, self.activities, bars, self.props, lock=self.lock)
-        self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
+        shade = NotificationShade(
+            self.metrics,
+            self.keyguard,
+            self.status_bar,
+            self.notifications,
+            self.radios,
+            local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+        )
+        self.display = Display(self.metrics, self.activities, bars, shade, self.wakefulness, self.props, lock=self.lock)
+        self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
+        self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
         self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
         self.content.sync()
@@ -206,6 +228,13 @@ class PhoneCore:
     def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
         """An app writes to the log (``Log.i(tag, message)``) from its own process."""
         self.log.write(tag, message, priority, pid=self.processes.pid(package) or 0)
+
+    def _on_wakefulness(self, awake: bool) -> None:
+        """The screen went on or off: off locks at once (an insecure keyguard) and closes the shade."""
+        if not awake:
+            self.keyguard.lock()
+            self.status_bar.collapse()
+        self.invalidate()
 
     def _packages_changed(self) -> None:
         self.content.sync()  # an installed package's providers come, an uninstalled one's go
@@ -228,7 +257,9 @@ class PhoneCore:
     # ------------------------------------------------------------------ snapshots
 
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
-    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes", "clock")
+    _SNAPSHOT_PARTS = (
+        "settings", "fs", "metrics", "processes", "clock", "wakefulness", "keyguard", "notifications", "status_bar"
+    )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
         """Keep the whole phone as it is — settings, files, providers, apps, activities... — as ``name``.
@@ -260,7 +291,7 @@ class PhoneCore:
             self.apps.clear()
             self.apps.update(state["apps"])
             self.content.restore(saved["content"])
-            self.activities.restore(state["tasks"])
+            self.activities.restore(state["activities"])
             self.props.clear()
             self.props.update(state["props"])
             self.root, self._rng = state["root"], state["rng"]
@@ -284,7 +315,7 @@ class PhoneCore:
         return {
             "parts": {part: vars(getattr(self, part)) for part in self._SNAPSHOT_PARTS},
             "apps": self.apps,
-            "tasks": self.activities.tasks,
+            "activities": self.activities.state(),
             "props": self.props,
             "root": self.root,
             "rng": self._rng,
@@ -298,9 +329,16 @@ class PhoneCore:
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities and the uptime (data, settings and files survive)."""
+        """What a boot resets: the running activities, the uptime, the screen and the notifications.
+
+        Data, settings and files survive. The phone comes up awake and unlocked.
+        """
         self.clock.boot()
         self.activities.boot()
+        self.wakefulness.wake_up()
+        self.keyguard.dismiss()
+        self.status_bar.collapse()
+        self.notifications.cancel_all()
 
     # ------------------------------------------------------------------ properties
 

@@ -3,10 +3,11 @@
 Importing this package registers every command with
 :func:`~androidrl.virtual.shell.registry.command`; :data:`COMMANDS` is then the whole table.
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
-``content``, ``svc``, ``logcat``, ``uiautomator``, ``screencap``, ``screenrecord``,
-``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``) follow the Android 14
-sources; ``toybox/`` holds toybox's, and ``builtins`` the shell's own. A new tool is a new
-module here, listed below.
+``content``, ``svc``, ``logcat`` (with toybox's ``log`` beside it), ``uiautomator``,
+``screencap``, ``screenrecord``, ``getevent``/``sendevent``, ``getprop``/``setprop``,
+``monkey``) follow the Android 14 sources; ``dumpsys/`` is a package (each service's dump
+in a module); ``toybox/`` holds toybox's, and ``builtins`` the shell's own. A new tool is a
+new module here, listed below.
 """
 
 from androidrl.virtual.shell.commands import (  # noqa: F401 (each module registers its commands)

@@ -1,19 +1,22 @@
 """``pm``: the package manager's tool, as Android's PackageManagerShellCommand answers.
 
-``list packages``, ``path``, ``clear``, ``install``, ``uninstall``, ``grant``, ``revoke``,
-``enable`` and ``disable``.
+``list packages|features|libraries``, ``path``, ``resolve-activity``, ``clear``, ``install``,
+``uninstall``, ``grant``, ``revoke``, ``enable`` and ``disable``.
 """
 
 from __future__ import annotations
 
 import zlib
 
+from androidrl.virtual.shell.commands.am import parse_intent  # (Intent.parseCommandArgs)
 from androidrl.virtual.shell.commands.java import JavaException, argument_expected, java_exception_result
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
 from androidrl.virtual.system.apk import ManifestTooLarge, read_apk
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.framework.intent import short_component
+from androidrl.virtual.system.packages import FEATURES, GLES_VERSION, LIBRARIES
 
 
 @command("pm")
@@ -35,6 +38,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
             "  path [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n"
         )
     sub, rest = args[0], args[1:]
+    if sub == "list" and rest[:1] in (["features"], ["libraries"]):
+        return ok(_list_system(rest[0]))
     if sub == "list" and rest and rest[0] in ("packages", "package"):
         flags = {a for a in rest[1:] if a.startswith("-")}
         words = [a for a in rest[1:] if not a.startswith("-")]
@@ -48,6 +53,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
                 lines.append(f"package:{prefix}{app.package}{uid}\n")
         return ok("".join(lines))
+    if sub == "resolve-activity":
+        return _resolve_activity(phone, rest)
     if sub == "path":
         names = [a for a in rest if not a.startswith("--")]
         app = phone.packages.get(names[-1]) if names else None
@@ -87,6 +94,46 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
     except JavaException as exc:
         return java_exception_result(sub, exc)
     return f"Unknown command: {sub}\n".encode(), b"", 255
+
+
+def _list_system(what: str) -> str:
+    """``pm list features`` (by name, the GL ES version first) or ``pm list libraries`` (by name).
+
+    PackageManagerShellCommand.runListFeatures prints ``feature:NAME`` (``=VERSION`` when it
+    has one) and the nameless ``reqGlEsVersion=0x...``; runListLibraries ``library:NAME``.
+    """
+    if what == "libraries":
+        return "".join(f"library:{name}\n" for name in sorted(LIBRARIES))
+    lines = [f"feature:reqGlEsVersion=0x{GLES_VERSION:x}\n"]
+    lines += [f"feature:{name}{f'={version}' if version > 0 else ''}\n" for name, version in sorted(FEATURES)]
+    return "".join(lines)
+
+
+def _resolve_activity(phone: PhoneCore, args: list[str]) -> Result:
+    """``pm resolve-activity [--brief|--components] [--user N] INTENT`` (PackageManagerShellCommand.printResolveInfo).
+
+    With ``--brief``: the ResolveInfo's priority line, then the component; ``--components``:
+    the component alone; without either, the ResolveInfo dump's first lines.
+    """
+    brief, components = "--brief" in args, "--components" in args
+    rest = [a for a in args if a not in ("--brief", "--components")]
+    if "--user" in rest:
+        at = rest.index("--user")
+        del rest[at : at + 2]
+    intent, _ = parse_intent(rest)
+    target = phone.resolve(intent)
+    if target is None:
+        return ok("No activity found\n")
+    app, cls = target
+    component = short_component(app.package, cls)
+    if components:
+        return ok(f"{component}\n")
+    if brief:
+        return ok(f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n{component}\n")
+    return ok(
+        f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\nActivityInfo:\n"
+        f"  name={cls}\n  packageName={app.package}\n  enabled=true exported=true directBootAware=false\n"
+    )
 
 
 def _pm_failure(text: str) -> Result:

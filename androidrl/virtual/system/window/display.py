@@ -1,9 +1,11 @@
 """The display: what the screen shows, as a frame, as ``screencap`` bytes and as UI XML.
 
 The window in front is the top activity's view tree inside Android's decor (a white
-window and its ``android:id/content`` frame) with the system bars over it. It is rebuilt
-only after :meth:`Display.invalidate`, and a frame is rasterised only when its display
-list differs, so screenshots of an unchanged screen cost nothing.
+window and its ``android:id/content`` frame) with the system bars over it, and SystemUI's
+NotificationShade window over both while the phone is locked or the shade is down; a
+sleeping screen is black. It is rebuilt only after :meth:`Display.invalidate`, and a frame
+is rasterised only when its display list differs, so screenshots of an unchanged screen
+cost nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ import numpy as np
 from PIL import Image
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.power import Wakefulness
+from androidrl.virtual.system.window.notification_shade import PACKAGE as SYSTEMUI
+from androidrl.virtual.system.window.notification_shade import NotificationShade
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.ui.render import Op, Renderer, display_list
 from androidrl.virtual.ui.uixml import dump_hierarchy
@@ -34,6 +40,8 @@ class Display:
         metrics: Screen size and density.
         activities: Whose top activity fills the app area.
         bars: The status and navigation bars drawn over it.
+        shade: The keyguard and the pulled-down shade, drawn over the app while they show.
+        wakefulness: A sleeping screen is black.
         props: System properties (the SDK level decides ``screencap``'s raw header).
         lock: The phone's lock, held while the window is read.
     """
@@ -43,6 +51,8 @@ class Display:
         metrics: DisplayMetrics,
         activities: ActivityManager,
         bars: SystemBars,
+        shade: NotificationShade,
+        wakefulness: Wakefulness,
         props: Mapping[str, str],
         *,
         lock: threading.RLock,
@@ -50,12 +60,15 @@ class Display:
         self.metrics = metrics
         self.activities = activities
         self.bars = bars
+        self.shade = shade
+        self.wakefulness = wakefulness
         self._props = props
         self._lock = lock
         self._dirty = True
         self._renderer: Renderer | None = None
         self._window: View | None = None
-        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, then the app's window
+        self._shade_window: View | None = None
+        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, the shade, the app's window
         self._package = ""
         self._ops: tuple[Op, ...] = ()
         self._xml: str | None = None
@@ -70,19 +83,31 @@ class Display:
         if not self._dirty:
             return
         metrics = self.metrics
+        scale = metrics.scale
+        activity = self.activities.top_activity
+        window = self.decor(activity)
+        shade = self.shade.layout(metrics.app_area[0])
+        overlays, bar_ops = self.bars.layout(navigation=not self.shade.keyguard.showing)
+        self._window, self._shade_window = window, shade
+        self._windows = (*reversed(overlays), *([shade] if shade else []), window)
+        self._package = activity.app.package
+        if not self.wakefulness.awake:
+            self._ops = (("rect", (0, 0, metrics.width, metrics.height), (0, 0, 0), 0),)  # the panel is off
+        else:
+            self._ops = display_list(window, scale) + (display_list(shade, scale) if shade else ()) + bar_ops
+        self._xml = None
+        self._dirty = False
+
+    def decor(self, activity: Activity) -> View:
+        """A laid-out window of ``activity``: its views in Android's decor (DecorView and ``android:id/content``)."""
+        metrics = self.metrics
         width, height, scale = metrics.width, metrics.height, metrics.scale
         top, bottom = metrics.app_area
-        activity = self.activities.top_activity
         content = FrameLayout([activity.build()], resource_id="android:id/content")
         window = FrameLayout([content], background=(255, 255, 255))
         window.bounds = window.visible = (0, 0, width, height)
         content.layout((0, top, width, bottom), (0, top, width, bottom), scale)
-        overlays, bar_ops = self.bars.layout()
-        self._window, self._windows = window, (*reversed(overlays), window)
-        self._package = activity.app.package
-        self._ops = display_list(window, scale) + bar_ops
-        self._xml = None
-        self._dirty = False
+        return window
 
     def windows(self) -> tuple[View, ...]:
         """The laid-out window roots, top-most first: the system bars, then the app's window."""
@@ -93,6 +118,16 @@ class Display:
         """The laid-out window of the activity in front."""
         self.refresh()
         return self._window
+
+    def focused_window(self) -> tuple[View, str]:
+        """The window that has the focus and its package: the NotificationShade while it shows, else the app's.
+
+        It is the active window ``uiautomator dump`` reads.
+        """
+        self.refresh()
+        if self._shade_window is not None:
+            return self._shade_window, SYSTEMUI
+        return self._window, self._package
 
     def screenshot(self) -> np.ndarray:
         """The screen as a read-only ``(height, width, 3)`` uint8 RGB array.
@@ -166,7 +201,7 @@ class Display:
     def dump_ui(self) -> str:
         """The ``uiautomator dump`` XML of the window in front."""
         with self._lock:
-            self.refresh()
+            window = self.focused_window()  # (refreshed first: a rebuild drops the cached XML)
             if self._xml is None:
-                self._xml = dump_hierarchy(self._window, self._package)
+                self._xml = dump_hierarchy(*window)
             return self._xml
