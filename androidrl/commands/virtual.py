@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from androidrl.commands import USAGE, add_screen
+from androidrl.commands import USAGE, add_screen, seed_arg
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +36,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="require adb's RSA authentication, letting in only these public keys "
         "(adbkey.pub or adb_keys files; default ~/.android/adbkey.pub)",
     )
-    virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
+    virtual.add_argument("--seed", type=seed_arg, default=0, help="seed of the first phone; the next ones count up")
     add_screen(virtual)
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
     virtual.add_argument(

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import re
 import typing
 from pathlib import Path
@@ -61,7 +62,19 @@ from androidrl.errors import ConfigError, TaskError
 from androidrl.plugins import PluginError, check_plugin, import_class, parse_plugin
 from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
-from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
+from androidrl.validation import (
+    HOST,
+    NestedErrors,
+    StrictScalars,
+    check_depth,
+    check_expansion,
+    error_items,
+    format_errors,
+    join_path,
+    parse_yaml,
+    read_yaml,
+    shorten,
+)
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
 from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
@@ -69,6 +82,8 @@ from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionO
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
+#: SAC's learned entropy coefficient: auto, or auto_<initial value>.
+_AUTO = re.compile(r"^auto(_" + _NUMBER.pattern.strip("^$") + r")?$")
 #: The smallest image side SB3's NatureCNN takes (kernels 8/4, 4/2, 3/1).
 NATURE_CNN_MIN = 36
 #: Algorithms that need a Discrete action space, a Box one, and those with a replay buffer.
@@ -89,6 +104,8 @@ _RANGES = {
     "gamma": (0.0, 1.0, False),
     "gae_lambda": (0.0, 1.0, True),
     "clip_range": (0.0, 10.0, False),
+    "clip_range_vf": (0.0, 10.0, False),
+    "target_kl": (0.0, 10.0, False),
     "ent_coef": (0.0, 10.0, True),
     "vf_coef": (0.0, 10.0, True),
     "max_grad_norm": (0.0, 1e6, False),
@@ -96,11 +113,36 @@ _RANGES = {
     "exploration_fraction": (0.0, 1.0, True),
     "exploration_initial_eps": (0.0, 1.0, True),
     "exploration_final_eps": (0.0, 1.0, True),
+    "target_policy_noise": (0.0, 10.0, True),
+    "target_noise_clip": (0.0, 10.0, True),
+    "rms_prop_eps": (0.0, 1.0, False),
 }
+#: Integer hyperparameters: (lowest, highest, other values SB3 gives a meaning: -1 is "as many as steps").
+_INTS = {
+    "n_steps": (1, 10**7, ()),
+    "batch_size": (1, 10**7, ()),
+    "n_epochs": (1, 10_000, ()),
+    "buffer_size": (1, 10**9, ()),
+    "learning_starts": (0, 10**10, ()),
+    "target_update_interval": (1, 10**9, ()),
+    "policy_delay": (1, 1000, ()),
+    "stats_window_size": (1, 10**6, ()),
+    "gradient_steps": (1, 10_000, (-1,)),
+    "sde_sample_freq": (1, 10**6, (-1,)),
+}
+_BOOLS = ("normalize_advantage", "use_sde", "use_sde_at_warmup", "optimize_memory_usage", "use_rms_prop")
+#: Arguments that take Python objects (a class, an action noise), which a YAML config cannot hold.
+_OBJECTS = ("action_noise", "rollout_buffer_class", "replay_buffer_class", "_init_setup_model")
+#: The longest run name: it names a directory, with a timestamp and a seed after it.
+MAX_EXPERIMENT = 100
+#: The most devices a config lists (a cluster's count is bounded the same).
+MAX_DEVICES = 4096
+#: The largest suite weight (weights are relative: a million to one is already "never").
+MAX_WEIGHT = 1e6
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Model(StrictScalars):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class Plugin(_Model):
@@ -145,6 +187,13 @@ class AdbServer(_Model):
     host: str = "127.0.0.1"
     port: int | None = Field(default=None, ge=1, le=65535)
 
+    @field_validator("host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        if not re.fullmatch(HOST, value):
+            raise ValueError(f"expected a host name or an IP address (no scheme, port or spaces), got {shorten(value)}")
+        return value
+
 
 class Devices(_Model):
     """Adb serials, a number of virtual phones, or devices of a Ray cluster; :meth:`specs` gives the first two typed.
@@ -154,11 +203,22 @@ class Devices(_Model):
     lists them); they are looked up when the envs are made.
     """
 
-    serials: list[str] | None = None
+    serials: list[str] | None = Field(default=None, max_length=MAX_DEVICES)
     virtual: VirtualDevices | None = None
-    cluster: Literal["all"] | Annotated[int, Field(ge=1, le=4096)] | list[str] | None = None
+    cluster: Literal["all"] | Annotated[int, Field(ge=1, le=MAX_DEVICES)] | list[str] | None = None
     adb: AdbServer = Field(default_factory=AdbServer)
     _specs: list[DeviceSpec] = PrivateAttr(default_factory=list)
+
+    @field_validator("cluster", mode="before")
+    @classmethod
+    def _cluster(cls, value: Any) -> Any:
+        # (one message for a count or a word, rather than one per form the union allows)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if (whole and not 1 <= value <= MAX_DEVICES) or (isinstance(value, str) and value != "all"):
+            raise ValueError(
+                f"expected all, a number of devices in 1..{MAX_DEVICES} or a list of their names, got {shorten(value)}"
+            )
+        return value
 
     @model_validator(mode="after")
     def _one_kind(self) -> Devices:
@@ -188,7 +248,7 @@ class SuiteTask(_Model):
     """A task of a suite with its weight (how often it is drawn, relative to the others)."""
 
     name: str
-    weight: float = Field(default=1.0, ge=0)
+    weight: float = Field(default=1.0, ge=0, le=MAX_WEIGHT)
 
 
 class FamilySuite(_Model):
@@ -296,20 +356,52 @@ class Vector(VectorSettings):
         return self
 
 
+#: The widest layer and the most layers a policy network may have (a typo, not a network, beyond them).
+MAX_WIDTH = 65_536
+MAX_LAYERS = 64
+#: A network's hidden layers: their widths.
+Layers = Annotated[list[Annotated[int, Field(ge=1, le=MAX_WIDTH)]], Field(max_length=MAX_LAYERS)]
+
+
 class PolicyKwargs(_Model):
     """The policy's keyword arguments SB3 takes (a typo is an error, not a silent default)."""
 
-    net_arch: list[int] | dict[str, list[int]] | None = None
+    net_arch: Layers | dict[Literal["pi", "vf", "qf"], Layers] | None = None
     activation_fn: Literal["relu", "tanh", "elu", "leaky_relu", "gelu"] | None = None
     normalize_images: bool | None = None
     ortho_init: bool | None = None
     share_features_extractor: bool | None = None
     features_extractor: str | None = None  # instruction (androidrl.train.extractors), or an import path
     features_extractor_kwargs: dict[str, Any] | None = None
-    optimizer_kwargs: dict[str, float] | None = None
-    lstm_hidden_size: int | None = Field(default=None, ge=1)
-    n_lstm_layers: int | None = Field(default=None, ge=1)
+    optimizer_kwargs: dict[Literal["eps", "weight_decay"], Annotated[float, Field(ge=0, le=1e3)]] | None = None
+    lstm_hidden_size: int | None = Field(default=None, ge=1, le=MAX_WIDTH)
+    n_lstm_layers: int | None = Field(default=None, ge=1, le=MAX_LAYERS)
     enable_critic_lstm: bool | None = None
+
+    @field_validator("net_arch", mode="before")
+    @classmethod
+    def _net_arch(cls, value: Any) -> Any:
+        """A list of layer widths, or one per head (``{pi: [...], vf: [...]}``), checked here to say which is wrong."""
+        if value is None:
+            return value
+        heads = value if isinstance(value, dict) else {"": value} if isinstance(value, list) else None
+        if heads is None:
+            raise ValueError(f"expected a list of layer widths, or {{pi: [...], vf: [...]}}, got {shorten(value)}")
+        errors = []
+        for head, layers in heads.items():
+            if head not in ("", "pi", "vf", "qf"):
+                errors.append((str(head), "unknown head; the heads are pi, vf (and qf for SAC and TD3)"))
+            elif not isinstance(layers, list) or len(layers) > MAX_LAYERS:
+                errors.append((head, f"expected a list of at most {MAX_LAYERS} layer widths, got {shorten(layers)}"))
+            else:
+                errors += [
+                    (join_path(head, f"[{i}]"), f"expected a layer width in 1..{MAX_WIDTH:,}, got {shorten(width)}")
+                    for i, width in enumerate(layers)
+                    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_WIDTH
+                ]
+        if errors:
+            raise NestedErrors(errors)
+        return value
 
     def resolved(self) -> dict[str, Any]:
         """The kwargs for SB3, with the activation name turned into the torch module."""
@@ -358,25 +450,33 @@ class Algo(_Model):
         return {k: _coerce(v) for k, v in value.items()}
 
 
+#: The most episodes an evaluation plays (the command line's --episodes is bounded the same).
+MAX_EPISODES = 100_000
+
+
 class Training(_Model):
     """How long to train, and how often to evaluate and checkpoint (in total env steps)."""
 
     total_timesteps: int = Field(default=50_000, ge=1, le=10**10)
-    eval_freq: int = Field(default=5_000, ge=0)
-    eval_episodes: int = Field(default=20, ge=1, le=100_000)
+    eval_freq: int = Field(default=5_000, ge=0, le=10**10)
+    eval_episodes: int = Field(default=20, ge=1, le=MAX_EPISODES)
     eval_deterministic: bool = True
-    checkpoint_freq: int = Field(default=10_000, ge=0)
-    keep_checkpoints: int = Field(default=3, ge=1)
+    checkpoint_freq: int = Field(default=10_000, ge=0, le=10**10)
+    keep_checkpoints: int = Field(default=3, ge=1, le=1000)
     progress_bar: bool = True
     callbacks: list[Plugin] = Field(default_factory=list)  # SB3 callbacks of your own, by import path
+
+
+#: The largest seed (NumPy's and torch's take 32 bits).
+MAX_SEED = 2**32 - 1
 
 
 class Config(_Model):
     """The whole training configuration."""
 
-    experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$")
-    seed: int = Field(default=0, ge=0, le=2**32 - 1)
-    run_dir: str = "runs"
+    experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$", max_length=MAX_EXPERIMENT)
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    run_dir: str = Field(default="runs", min_length=1, max_length=4096, pattern=r"^[^\x00]+$")
     devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
     eval_devices: Devices | None = None
     # One task, a suite (a list, weights optional), or a suite of task families.
@@ -388,6 +488,40 @@ class Config(_Model):
     algo: Algo = Field(default_factory=Algo)
     training: Training = Field(default_factory=Training)
     wrappers: list[Plugin] = Field(default_factory=list)  # gymnasium wrappers of your own, after androidrl's
+
+    @field_validator("task", mode="before")
+    @classmethod
+    def _task(cls, value: Any) -> Any:
+        """Each form of ``task`` validated as itself (a union's errors would list what every form expects)."""
+        if isinstance(value, dict):
+            try:
+                return FamilySuite.model_validate(value)
+            except ValidationError as err:
+                raise NestedErrors(error_items(err)) from None
+        if isinstance(value, list):
+            items, errors = [], []
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    items.append(item)
+                elif isinstance(item, dict):
+                    try:
+                        items.append(SuiteTask.model_validate(item))
+                    except ValidationError as err:
+                        errors += [(join_path(f"[{i}]", path), message) for path, message in error_items(err)]
+                else:
+                    wanted = "expected a task's name or {name: ..., weight: ...}"
+                    errors.append((f"[{i}]", f"{wanted}, got {shorten(item)}"))
+            if errors:
+                raise NestedErrors(errors)
+            if not items:
+                raise ValueError("a suite needs at least one task")
+            return items
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(
+                "expected a task's name or file, a list of them (a suite), or a mapping (a suite of families), "
+                f"got {shorten(value)}"
+            )
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Config:
@@ -438,6 +572,18 @@ class Config(_Model):
                     "or set training.eval_freq: 0",
                 )
             )
+        if self.devices.serials is not None and self.eval_devices is not None and self.eval_devices.serials:
+            training = {spec.phone() for spec in self.devices.specs() if not spec.virtual}
+            evaluating = [spec for spec in self.eval_devices.specs() if not spec.virtual]
+            shared = [spec.serial for spec in evaluating if spec.phone() in training]
+            if shared:
+                errors.append(
+                    (
+                        "eval_devices.serials",
+                        f"{', '.join(shared)} also train (devices.serials): evaluations would drive a phone "
+                        "a worker is stepping; evaluate on other phones",
+                    )
+                )
         ray = self.vector.backend == "ray"
         if self.devices.cluster is not None and not ray:
             errors.append(("devices.cluster", "devices of a Ray cluster need vector.backend: ray"))
@@ -522,30 +668,71 @@ def hyperparams(config: Config) -> dict[str, Any]:
             close = [a for a in sorted(accepted) if a.startswith(key[:3])]
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise ConfigError(f"{path}: {config.algo.name} takes no hyperparameter {key!r}{hint}")
-        start = value
-        if isinstance(value, str):
-            if key not in _SCHEDULABLE:
-                raise ConfigError(f"{path}: expected a number, got {value!r}")
-            value = _schedule(value, path)
-            start = value(1.0)
-        if key in _RANGES:
-            low, high, closed = _RANGES[key]
-            number = isinstance(start, (int, float)) and not isinstance(start, bool)
-            if not number or not (low <= start <= high) or (start == low and not closed):
-                where = f"{'[' if closed else '('}{low:g}, {high:g}]"
-                raise ConfigError(f"{path}: expected a number in {where}, got {start!r}")
-        params[key] = value
-    for key in ("n_steps", "batch_size", "buffer_size", "learning_starts", "n_epochs", "train_freq"):
-        if (
-            key in params
-            and (not isinstance(params[key], int) or params[key] < 1)
-            and not (key == "learning_starts" and params[key] == 0)
-        ):
-            raise ConfigError(f"algo.hyperparams.{key}: expected a positive int, got {params[key]!r}")
+        params[key] = _hyperparameter(key, value, path)
     check_rollout(config, params, config.n_envs)
     _check_policy(config, cls)
     _check_memory(config, params)
     return params
+
+
+def _hyperparameter(key: str, value: Any, path: str) -> Any:
+    """``value`` checked for its kind and range (a ``lin_X`` schedule made the function SB3 takes).
+
+    Raises:
+        ConfigError: A value of the wrong kind, out of range, or not finite.
+    """
+    if key in _OBJECTS:
+        raise ConfigError(f"{path}: takes a Python object, which a YAML config cannot hold; leave it out")
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{path}: expected true or false, got {shorten(value)}")
+        return value
+    if key.endswith("_kwargs"):  # rollout_buffer_kwargs, replay_buffer_kwargs
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: expected a mapping of keyword arguments, got {shorten(value)}")
+        return value
+    if key == "train_freq":
+        return _train_freq(value, path)
+    if key == "ent_coef" and isinstance(value, str) and _AUTO.fullmatch(value):
+        if value != "auto" and not 0 < float(value[5:]) <= 10:
+            raise ConfigError(f"{path}: an initial entropy coefficient auto_X takes X in (0, 10], got {value!r}")
+        return value  # (SAC learns it)
+    if key == "target_entropy" and value == "auto":
+        return value
+    start = value
+    if isinstance(value, str):
+        if key not in _SCHEDULABLE:
+            raise ConfigError(f"{path}: expected a number, got {shorten(value)}")
+        value = _schedule(value, path)
+        start = value(1.0)
+    if isinstance(start, bool) or not isinstance(start, (int, float)):
+        raise ConfigError(f"{path}: expected a number, got {shorten(start)}")
+    if not math.isfinite(start):
+        raise ConfigError(f"{path}: expected a finite number, got {shorten(start)}")
+    if key in _INTS:
+        low, high, also = _INTS[key]
+        if not isinstance(start, int) or not (low <= start <= high or start in also):
+            other = "".join(f" or {v}" for v in also)
+            wanted = {0: "a non-negative int", 1: "a positive int"}[low] + other
+            if isinstance(start, int) and start > high:
+                wanted = f"an int of at most {high:,}"
+            raise ConfigError(f"{path}: expected {wanted}, got {shorten(start)}")
+    if key in _RANGES:
+        low, high, closed = _RANGES[key]
+        if not (low <= start <= high) or (start == low and not closed):
+            where = f"{'[' if closed else '('}{low:g}, {high:g}]"
+            raise ConfigError(f"{path}: expected a number in {where}, got {shorten(start)}")
+    return value
+
+
+def _train_freq(value: Any, path: str) -> int | tuple[int, str]:
+    """An off-policy ``train_freq``: N (steps), or [N, step|episode]."""
+    pair = isinstance(value, (list, tuple)) and len(value) == 2
+    count, unit = value if pair else (value, "step")
+    whole = isinstance(count, int) and not isinstance(count, bool)
+    if not whole or not 1 <= count <= 10**6 or unit not in ("step", "episode"):
+        raise ConfigError(f"{path}: expected an int in 1..1,000,000 or [N, step|episode], got {shorten(value)}")
+    return (count, unit) if pair else count
 
 
 def check_rollout(config: Config, params: dict[str, Any], n_envs: int | None) -> None:
@@ -673,6 +860,7 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         raise ConfigError(f"{source}: a config must be a mapping, got {type(data).__name__}")
     data = apply_overrides(data, overrides or [])
     check_depth(data, ConfigError, source)
+    check_expansion(data, ConfigError, source)
     if not data:  # nothing said at all is a mistake, not a wish for every default
         raise ConfigError(f"{source}: the config is empty; start from one in configs/ (e.g. configs/quickstart.yaml)")
     try:

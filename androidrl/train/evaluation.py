@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from androidrl.commands import int_in, seed_arg
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
 from androidrl.train import stats
@@ -40,7 +41,7 @@ from androidrl.train.compose import (
     run_spec,
     template_env,
 )
-from androidrl.train.config import ConfigError
+from androidrl.train.config import MAX_EPISODES, ConfigError
 from androidrl.train.runs import Run
 from androidrl.train.seeds import AFTERWARDS, LATER_PHONES, evaluation_seed
 
@@ -221,8 +222,8 @@ def evaluate_run(
     """
     run = Run.open(run_dir)
     config = run.config
-    path = model_path(run, checkpoint)
     chosen = play_devices(config, devices)
+    path = model_path(run, checkpoint)
     check_devices(config, chosen)
     seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
     out = run.eval_dir / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
@@ -261,17 +262,19 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl evaluate", description="Evaluate a trained run: success rate, return, recordings."
     )
     parser.add_argument("--run", required=True, help="the run directory")
-    parser.add_argument("--episodes", type=int, default=10, help="episodes to evaluate (default 10)")
+    parser.add_argument(
+        "--episodes", type=int_in(1, MAX_EPISODES), default=10, help="episodes to evaluate (default 10)"
+    )
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
     parser.add_argument(
         "--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's eval devices)"
     )
     parser.add_argument("--checkpoint", help="a checkpoint .zip instead of the final model")
     parser.add_argument("--no-record", action="store_true", help="do not save the episodes")
-    parser.add_argument("--seed", type=int, help="the first episode's seed (default: one derived from the run's seed)")
+    parser.add_argument(
+        "--seed", type=seed_arg, help="the first episode's seed (default: one derived from the run's seed)"
+    )
     args = parser.parse_args(argv)
-    if args.episodes < 1:
-        parser.error("--episodes must be >= 1")
     try:
         summary = evaluate_run(
             args.run, args.episodes, not args.stochastic, args.devices, not args.no_record, args.checkpoint,

@@ -21,6 +21,7 @@ from typing import Any
 
 from stable_baselines3.common.vec_env import VecNormalize
 
+from androidrl.commands import seed_arg
 from androidrl.errors import AndroidRLError
 from androidrl.train import stats
 from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback
@@ -328,13 +329,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seeds",
-        type=int,
+        type=seed_arg,
         nargs="+",
         metavar="SEED",
         help="one run per seed, one after another (compare them in "
         "the notebook); runs go to <experiment>-<timestamp>-seed<N>, or RUN_DIR/seed_<N> with --run-dir",
     )
     args = parser.parse_args(argv)
+    if args.seeds and len(set(args.seeds)) != len(args.seeds):
+        parser.error(f"--seeds: each seed once (a seed twice would train the same run twice), got {args.seeds}")
     argv = sys.argv[1:] if argv is None else argv
     try:
         if args.resume:

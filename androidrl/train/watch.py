@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from androidrl.commands import int_in, number_in
 from androidrl.errors import DeviceError
 from androidrl.recording import load_dataset
 from androidrl.train.analysis import annotated_frames
@@ -66,15 +67,18 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl watch", description="Play a trained agent and write an MP4 of it with the actions drawn."
     )
     parser.add_argument("--run", required=True, help="the run directory")
-    parser.add_argument("--episodes", type=int, default=3, help="episodes to play (default 3)")
+    parser.add_argument("--episodes", type=int_in(1, 1000), default=3, help="episodes to play (default 3)")
     parser.add_argument("--out", help="the MP4 to write (default: RUN/videos/<timestamp>.mp4)")
-    parser.add_argument("--fps", type=float, default=2.0, help="steps shown per second (default 2)")
+    parser.add_argument("--fps", type=number_in(0, 120), default=2.0, help="steps shown per second (default 2)")
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
     parser.add_argument("--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's)")
     parser.add_argument("--checkpoint", help="a checkpoint .zip instead of the final model")
     args = parser.parse_args(argv)
-    if args.episodes < 1 or args.fps <= 0:
-        parser.error("--episodes must be >= 1 and --fps > 0")
+    if args.out:
+        try:  # (before the evaluation it would waste)
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            parser.error(f"--out {args.out}: cannot make its directory: {err.strerror}")
     try:
         path, summary = watch(
             args.run, args.episodes, args.out, args.fps, not args.stochastic, args.devices, args.checkpoint

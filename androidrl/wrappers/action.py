@@ -33,6 +33,7 @@ from androidrl.errors import DeviceError
 from androidrl.spaces import DISTS, MAX_TEXT_LENGTH, ORIENTS, POINT_ACTIONS, EnvAction, EnvActionType, check_on_screen
 from androidrl.tasks.base import Needs
 from androidrl.ui import UIElement
+from androidrl.validation import shorten
 
 T = EnvActionType
 #: Action types of MultiDiscreteAction and BoxAction, by name.
@@ -122,7 +123,7 @@ def check_texts(texts: Sequence[str]) -> tuple[str, ...]:
         raise TypeError("texts must be a list of strings, not one string")
     for text in texts:
         if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
-            raise ValueError(f"texts: {text!r} must be a string of at most {MAX_TEXT_LENGTH} characters")
+            raise ValueError(f"texts: {shorten(text)} must be a string of at most {MAX_TEXT_LENGTH} characters")
         input_text_commands(text)  # raises ValueError for what Android cannot type
     return tuple(texts)
 
