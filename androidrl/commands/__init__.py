@@ -55,6 +55,16 @@ def number_in(low: float, high: float):
     return parse
 
 
+def add_trust_plugins(parser: argparse.ArgumentParser, whose: str = "the run's") -> None:
+    """``--trust-plugins``: import the classes of {whose} config even from modules inside the run directory."""
+    parser.add_argument(
+        "--trust-plugins",
+        action="store_true",
+        help=f"import the classes {whose} config names even from modules inside the run directory "
+        "(code that came with the run: read it first)",
+    )
+
+
 #: An argparse type for seeds.
 seed_arg = int_in(0, MAX_SEED)
 #: An argparse type for TCP ports.

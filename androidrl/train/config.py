@@ -19,7 +19,9 @@ Numbers written like ``3e-4`` (which YAML reads as a string) become numbers; a l
 rate or clip range written ``lin_3e-4`` is a linear schedule from 3e-4 to 0. Unknown keys
 anywhere are errors (``algo.policy_kwargs.net_arc: unknown key``), and so are hyper-
 parameters the chosen algorithm does not take, a PPO batch size that does not divide
-``n_steps * n_envs``, a serial listed twice, or an action space the algorithm cannot use.
+``n_steps * n_envs``, a phone listed twice (under any of its names), or an action space the
+algorithm cannot use. Every number is finite and within its range (a timeout of a day is
+already "never"), a boolean is never read as a number nor a number as a boolean.
 ``--set key.path=value`` overrides any key from the command line.
 
 ``task:`` is a task's name or file, a list of them (a suite, weights optional), or a suite of
@@ -39,6 +41,7 @@ import copy
 import inspect
 import math
 import re
+import sys
 import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -59,7 +62,7 @@ from pydantic import (
 from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
-from androidrl.plugins import PluginError, check_plugin, import_class, parse_plugin
+from androidrl.plugins import PluginError, check_plugin, import_class, module_files, parse_plugin
 from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
 from androidrl.validation import (
@@ -848,11 +851,27 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
     return data
 
 
-def parse_config(data: Any, source: str = "config", overrides: list[str] | None = None) -> Config:
+def parse_config(
+    data: Any,
+    source: str = "config",
+    overrides: list[str] | None = None,
+    *,
+    run_dir: str | Path | None = None,
+    trust_plugins: bool = False,
+) -> Config:
     """A validated :class:`Config` from a mapping (plus ``--set`` overrides).
 
+    Args:
+        data: The config's mapping.
+        source: Where it comes from (for messages).
+        overrides: ``key.path=value`` overrides.
+        run_dir: The run directory it comes from, if any: the classes it names by import path are
+            printed with the files they would run (:func:`vet_plugins`) before anything is imported.
+        trust_plugins: Import them even from files inside ``run_dir``.
+
     Raises:
-        ConfigError: Naming ``source`` and each offending key path.
+        ConfigError: Naming ``source`` and each offending key path (or a class that would run code
+            from inside ``run_dir``, without ``trust_plugins``).
     """
     if data is None:
         data = {}
@@ -873,6 +892,8 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         raise ConfigError(f"{source}: task: {err}") from None
     try:
         hyperparams(config)
+        if run_dir is not None:
+            vet_plugins(config, source, Path(run_dir), trust_plugins)
         check_plugins(config)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
@@ -889,28 +910,61 @@ def check_plugins(config: Config) -> None:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-    named = [(f"wrappers.{i}", p.path, p.kwargs, gym.Wrapper, ("env",)) for i, p in enumerate(config.wrappers)]
-    named += [
-        (f"training.callbacks.{i}", p.path, p.kwargs, BaseCallback, ()) for i, p in enumerate(config.training.callbacks)
-    ]
-    policy = config.algo.policy_kwargs
-    if policy.features_extractor is not None:
-        named.append(
-            (
-                "algo.policy_kwargs.features_extractor",
-                policy.features_extractor,
-                policy.features_extractor_kwargs or {},
-                BaseFeaturesExtractor,
-                ("observation_space",),
-            )
-        )
-    for key, path, kwargs, base, given in named:
+    bases = {"wrappers": (gym.Wrapper, ("env",)), "training": (BaseCallback, ())}
+    bases["algo"] = (BaseFeaturesExtractor, ("observation_space",))
+    for key, path, kwargs in named_plugins(config):
+        base, given = bases[key.split(".")[0]]
         try:
             check_plugin(
                 path, kwargs, base, given, cls=extractor_class(path) if base is BaseFeaturesExtractor else None
             )
         except PluginError as err:
             raise ConfigError(f"{key}: {err}") from None
+
+
+def named_plugins(config: Config) -> list[tuple[str, str, dict[str, Any]]]:
+    """(key path, import path or built-in name, keyword arguments) of each class of your own the config names."""
+    named = [(f"wrappers.{i}", p.path, p.kwargs) for i, p in enumerate(config.wrappers)]
+    named += [(f"training.callbacks.{i}", p.path, p.kwargs) for i, p in enumerate(config.training.callbacks)]
+    policy = config.algo.policy_kwargs
+    if policy.features_extractor is not None:
+        extractor = policy.features_extractor
+        named.append(("algo.policy_kwargs.features_extractor", extractor, policy.features_extractor_kwargs or {}))
+    return named
+
+
+def vet_plugins(config: Config, source: str, run_dir: Path, trusted: bool = False) -> None:
+    """Say which modules the classes a run's config names will import, and from where; refuse the run's own code.
+
+    A run directory may come from someone else, and may carry modules of its own; importing runs
+    them. So the classes its config names by import path are printed (to stderr) with the files
+    they would run, found without running them, and a file inside ``run_dir`` is refused unless
+    ``trusted`` (``--trust-plugins``). A config flag would not do: the run's own config could set it.
+
+    Raises:
+        ConfigError: A class whose import would run a file inside ``run_dir``, and not ``trusted``.
+    """
+    from androidrl.train.extractors import EXTRACTORS
+
+    named = [(key, path) for key, path, _ in named_plugins(config) if path not in EXTRACTORS]
+    if not named:
+        return
+    lines, inside = [], []
+    for key, path in named:
+        try:
+            files = module_files(path)
+        except PluginError:
+            files = []  # (check_plugins says what is wrong with it)
+        lines.append(f"  {key}: {path} from {files[-1] if files else '(not found)'}")
+        inside += [(key, path, f) for f in files if run_dir.resolve() in f.resolve().parents]
+    note = " (trusted: --trust-plugins)" if trusted and inside else ""
+    print(f"{source} names classes to import, which runs their modules{note}:\n" + "\n".join(lines), file=sys.stderr)
+    if inside and not trusted:
+        key, path, file = inside[0]
+        raise ConfigError(
+            f"{key}: {path} would run {file}, which is inside the run directory {run_dir}: code that came with "
+            "the run. Read it; if you trust it, pass --trust-plugins (trust_plugins=True from Python)"
+        )
 
 
 #: The configs shipped with the package (``androidrl configs`` lists them; ``configs/`` in the repository).
@@ -938,14 +992,23 @@ def config_path(name: str | Path) -> Path:
     raise ConfigError(f"{name}: no such config file, and no shipped config of that name ({', '.join(shipped)})")
 
 
-def load_config(path: str | Path, overrides: list[str] | None = None) -> Config:
+def load_config(
+    path: str | Path,
+    overrides: list[str] | None = None,
+    *,
+    run_dir: str | Path | None = None,
+    trust_plugins: bool = False,
+) -> Config:
     """Read and validate a YAML config file (or a shipped config by name, e.g. ``quickstart``).
+
+    ``run_dir`` and ``trust_plugins``: the config is a run directory's (see :func:`parse_config`).
 
     Raises:
         ConfigError: The file is missing, not YAML, or not a valid config.
     """
     path = config_path(path)
-    return parse_config(read_yaml(path, ConfigError, "config"), str(path), overrides)
+    data = read_yaml(path, ConfigError, "config")
+    return parse_config(data, str(path), overrides, run_dir=run_dir, trust_plugins=trust_plugins)
 
 
 def dump_config(config: Config) -> str:

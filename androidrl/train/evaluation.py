@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from androidrl.commands import int_in, seed_arg
+from androidrl.commands import add_trust_plugins, int_in, seed_arg
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
 from androidrl.train import stats
@@ -198,6 +198,7 @@ def evaluate_run(
     checkpoint: str | Path | None = None,
     frame_height: int | None = None,
     seed: int | None = None,
+    trust_plugins: bool = False,
 ) -> dict[str, Any]:
     """Evaluate a run and write ``RUN_DIR/eval/<timestamp>/summary.json`` (and recordings).
 
@@ -210,6 +211,8 @@ def evaluate_run(
         checkpoint: A checkpoint to evaluate instead of the final model.
         frame_height: The height of the recorded screens (None: full size, for video and GIFs).
         seed: The first episode's seed (default: the run's: ``evaluation_seed(seed, 0, AFTERWARDS)``).
+        trust_plugins: Import the classes the run's config names even from modules inside the run
+            directory (see :func:`~androidrl.train.config.vet_plugins`).
 
     Returns:
         The summary: success rate, mean return and length (± std), per-episode results, where it went.
@@ -220,7 +223,7 @@ def evaluate_run(
         CheckpointError: The model does not load or does not fit the run's env.
         DeviceError: A device failed during the evaluation.
     """
-    run = Run.open(run_dir)
+    run = Run.open(run_dir, trust_plugins=trust_plugins)
     config = run.config
     chosen = play_devices(config, devices)
     path = model_path(run, checkpoint)
@@ -274,11 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=seed_arg, help="the first episode's seed (default: one derived from the run's seed)"
     )
+    add_trust_plugins(parser)
     args = parser.parse_args(argv)
     try:
         summary = evaluate_run(
             args.run, args.episodes, not args.stochastic, args.devices, not args.no_record, args.checkpoint,
-            seed=args.seed,
+            seed=args.seed, trust_plugins=args.trust_plugins,
         )  # fmt: skip
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
