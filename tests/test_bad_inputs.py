@@ -276,3 +276,18 @@ def test_a_set_value_nested_hundreds_deep_is_a_clear_error():
 def test_the_shipped_configs_still_load():
     for path in sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml")):
         load_config(path)
+
+
+def test_comparing_runs_across_seeds_skips_a_sibling_whose_config_is_not_one(tmp_path):
+    from androidrl.train.analysis import seed_runs
+
+    for name, text in [
+        ("mine", "task: tap-target\nseed: 0\n"),
+        ("seed1", "task: tap-target\nseed: 1\n"),
+        ("a-list", "- not\n- a config\n"),  # (it ended the comparison with an AttributeError)
+        ("a-bomb", f"task: tap-target\nseed: 2\nx: {BOMB}\n"),
+        ("not-yaml", "task: [\n"),
+    ]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.yaml").write_text(text)
+    assert {p.name for p in seed_runs(tmp_path / "mine")} == {"mine", "seed1"}
