@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from androidrl.commands import USAGE, add_screen
+from androidrl.commands import USAGE, add_screen, seed_arg
 from androidrl.virtual.adbd.keys import DEFAULT_KEYS_DIR, KeysDir, TrustedKeys, load_keys, shown
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY
 
@@ -58,7 +58,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         metavar="MB",
         help=f"each phone's storage in MiB (/data and /sdcard; `df` shows it; default {DEFAULT_STORAGE_MB})",
     )
-    virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
+    virtual.add_argument("--seed", type=seed_arg, default=0, help="seed of the first phone; the next ones count up")
     add_screen(virtual)
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
     virtual.add_argument(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import numbers
 import time
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -64,6 +65,9 @@ class VirtualDevice(Device):
             settings = inspect.signature(VirtualPhone).bind(**phone_kwargs)
             settings.apply_defaults()
             check_screen(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
+            seed = settings.arguments["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:  # (NumPy would, later)
+                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone

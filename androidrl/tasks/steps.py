@@ -21,6 +21,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from androidrl.device.base import Device, input_text_commands, keycode
 from androidrl.errors import DeviceCommandError, DeviceError, TaskError
+from androidrl.screen import MAX_SIDE
 from androidrl.tasks import placeholders
 from androidrl.tasks.conditions import find_nodes, holds
 from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector, parse_list, validate_nested
@@ -55,8 +56,8 @@ class Launch(Model):
 class TapTarget(Model):
     """Where to tap: pixels, or the centre of the first UI node matching a selector."""
 
-    x: int | None = Field(default=None, ge=0)
-    y: int | None = Field(default=None, ge=0)
+    x: int | None = Field(default=None, ge=0, lt=MAX_SIDE)
+    y: int | None = Field(default=None, ge=0, lt=MAX_SIDE)
     node: Selector | None = None
 
     @model_validator(mode="after")
@@ -175,7 +176,7 @@ STEP_KINDS = (
 class Step(Model):
     """One setup/reset step: exactly one of :data:`STEP_KINDS` is set."""
 
-    shell: str | None = None
+    shell: str | None = Field(default=None, min_length=1)
     check: bool = True  # for shell: fail the step on a non-zero exit code
     home: Literal[True] | None = None
     back: Literal[True] | None = None

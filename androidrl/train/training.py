@@ -21,6 +21,7 @@ from typing import Any
 
 from stable_baselines3.common.vec_env import VecNormalize
 
+from androidrl.commands import add_trust_plugins, seed_arg
 from androidrl.errors import AndroidRLError
 from androidrl.train import stats
 from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback
@@ -258,13 +259,13 @@ def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
     raise CheckpointError(f"{run.directory}: no checkpoint loads: {'; '.join(skipped)}")
 
 
-def _model_source(source: str | Path) -> Path:
+def _model_source(source: str | Path, trust_plugins: bool = False) -> Path:
     """The model file of ``source``: the file itself, or a run directory's final model (or last checkpoint)."""
     from androidrl.train.evaluation import model_path
 
     path = Path(source)
     if path.is_dir():
-        return model_path(Run.open(path))
+        return model_path(Run.open(path, trust_plugins=trust_plugins))
     if not path.is_file():
         raise ConfigError(f"--init-from {source}: no such run directory or model file")
     return path
@@ -297,8 +298,7 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
     from androidrl.train.analysis import evaluations
 
     configs = {seed: load_config(args.config, [*args.set, f"seed={seed}"]) for seed in args.seeds}  # all checked first
-    if args.init_from:
-        _model_source(args.init_from)
+    init_from = _model_source(args.init_from, args.trust_plugins) if args.init_from else None
     check_devices(configs[args.seeds[0]])
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     finals = {}
@@ -308,7 +308,7 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
             if args.run_dir
             else Path(config.run_dir) / f"{config.experiment}-{stamp}-seed{seed}"
         )
-        result = train(Run.create(config, directory, command), init_from=args.init_from)
+        result = train(Run.create(config, directory, command), init_from=init_from)
         if result.stopped_by is not None:
             return 128 + result.stopped_by
         last = evaluations(result.run.directory)
@@ -342,13 +342,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seeds",
-        type=int,
+        type=seed_arg,
         nargs="+",
         metavar="SEED",
         help="one run per seed, one after another (compare them in "
         "the notebook); runs go to <experiment>-<timestamp>-seed<N>, or RUN_DIR/seed_<N> with --run-dir",
     )
+    add_trust_plugins(parser, "a run's (--resume, --init-from RUN_DIR)")
     args = parser.parse_args(argv)
+    if args.seeds and len(set(args.seeds)) != len(args.seeds):
+        parser.error(f"--seeds: each seed once (a seed twice would train the same run twice), got {args.seeds}")
     argv = sys.argv[1:] if argv is None else argv
     try:
         if args.resume:
@@ -356,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(
                     "--resume continues a run with its own config and model; do not pass --config or --init-from"
                 )
-            run = Run.open(args.resume, args.set)
+            run = Run.open(args.resume, args.set, trust_plugins=args.trust_plugins)
             check_devices(run.config)
             if args.set:  # the run directory keeps the config it trains with
                 run.record(command_line("train", argv))
@@ -367,10 +370,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.seeds:
                 return _train_seeds(args, command_line("train", argv))
             config = load_config(args.config, args.set)
-            if args.init_from:
-                _model_source(args.init_from)  # before a run directory is made for nothing
+            # (its model, found before a run directory is made for nothing)
+            init_from = _model_source(args.init_from, args.trust_plugins) if args.init_from else None
             check_devices(config)
-            result = train(Run.create(config, args.run_dir, command_line("train", argv)), init_from=args.init_from)
+            result = train(Run.create(config, args.run_dir, command_line("train", argv)), init_from=init_from)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
