@@ -2,8 +2,9 @@
 
 Paths behave as on Android for the shell user: ``/sdcard`` and ``/data/local/tmp`` are
 writable, the rest is read-only or hidden, and ``/storage/emulated/0`` is ``/sdcard``.
-Errors are the built-in :class:`OSError` subclasses, so shell commands can print the
-usual ``strerror`` text.
+Some directories show files made on demand from the phone's state (:meth:`VirtualFileSystem.mount`:
+``/proc``, ``/system/bin``). Errors are the built-in :class:`OSError` subclasses, so shell
+commands can print the usual ``strerror`` text.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ _INITIAL_DIRS = (
     "/etc",
 )
 _SPECIAL = {"/dev/null", "/dev/zero", "/dev/tty"}
+#: The size of the phone's storage (``/data``, which ``/sdcard`` lives on): what ``df`` reports.
+CAPACITY_BYTES = 6 * 1024**3
+#: A mounted directory's files: name -> (its contents when read, its mode).
+MountedFiles = dict[str, tuple[Callable[[], bytes], int]]
 
 
 @dataclass
@@ -57,11 +62,46 @@ class VirtualFileSystem:
         self._clock = clock  # the phone's wall time: files get its times, not the host's
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, int] = {}
+        self._modes: dict[str, int] = {}  # permission bits chmod set (files and dirs without one: the defaults)
         self._dirs: set[str] = set(_INITIAL_DIRS)
+        self._mounts: dict[str, Callable[[], MountedFiles]] = {}
 
     def used_bytes(self) -> int:
         """How many bytes the files hold."""
         return sum(map(len, self._files.values()))
+
+    def capacity(self) -> tuple[int, int, int]:
+        """(size, used, available) of the storage in bytes, as ``df`` reports them (the one place they come from)."""
+        used = self.used_bytes()
+        return CAPACITY_BYTES, used, max(0, CAPACITY_BYTES - used)
+
+    def mount(self, path: str, files: Callable[[], MountedFiles]) -> None:
+        """Show ``files()`` — read-only files made when read — in directory ``path`` (``/proc``, ``/system/bin``)."""
+        self._dirs.add(path)
+        self._mounts[path] = files
+
+    def _mounted(self, path: str) -> tuple[Callable[[], bytes], int] | None:
+        parent, name = posixpath.split(path)
+        files = self._mounts.get(parent)
+        return files().get(name) if files is not None else None
+
+    def writable(self, path: str) -> bool:
+        """Whether the shell user may write ``path`` (``/sdcard``, ``/data/local/tmp``)."""
+        try:
+            self._check_writable(path)
+        except OSError:
+            return False
+        return not self._mounted(path)
+
+    def chmod(self, path: str, mode: int) -> None:
+        """Set the permission bits of ``path``: kept on ``/data/local/tmp``; on ``/sdcard`` (FUSE over
+        emulated storage) accepted and ignored, as Android does.
+        """
+        if not self.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+        self._check_writable(path)
+        if not (path == "/sdcard" or path.startswith("/sdcard/")):
+            self._modes[path] = mode & 0o7777
 
     @staticmethod
     def normalize(path: str, cwd: str = "/") -> str:
@@ -76,7 +116,7 @@ class VirtualFileSystem:
 
     def exists(self, path: str) -> bool:
         """Whether ``path`` is a file or directory."""
-        return path in self._files or path in self._dirs or path in _SPECIAL
+        return path in self._files or path in self._dirs or path in _SPECIAL or self._mounted(path) is not None
 
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory."""
@@ -85,11 +125,14 @@ class VirtualFileSystem:
     def stat(self, path: str) -> FileStat:
         """Type, size and modification time of ``path``."""
         if path in self._dirs:
-            return FileStat(0o040771, 4096, self._mtimes.get(path, 0))
+            return FileStat(0o040000 | self._modes.get(path, 0o771), 4096, self._mtimes.get(path, 0))
         if path in self._files:
-            return FileStat(0o100660, len(self._files[path]), self._mtimes.get(path, 0))
+            return FileStat(0o100000 | self._modes.get(path, 0o660), len(self._files[path]), self._mtimes.get(path, 0))
         if path in _SPECIAL:
             return FileStat(0o020666, 0, 0)
+        mounted = self._mounted(path)
+        if mounted is not None:  # procfs reports size 0; its files' times are now
+            return FileStat(0o100000 | mounted[1], 0 if path.startswith("/proc/") else len(mounted[0]()), int(self._clock()))
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
 
     def read(self, path: str) -> bytes:
@@ -99,6 +142,9 @@ class VirtualFileSystem:
         if path in ("/dev/null", "/dev/tty"):
             return b""
         if path not in self._files:
+            mounted = self._mounted(path)
+            if mounted is not None:
+                return mounted[0]()
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
         return self._files[path]
 
@@ -138,6 +184,7 @@ class VirtualFileSystem:
             self._check_writable(path)
             del self._files[path]
             self._mtimes.pop(path, None)
+            self._modes.pop(path, None)
         elif path in self._dirs:
             if not recursive:
                 raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
@@ -163,10 +210,14 @@ class VirtualFileSystem:
             for p in (*self._files, *self._dirs)
             if p.startswith(prefix) and p != prefix
         }
+        if path in self._mounts:
+            names.update(self._mounts[path]())
         return sorted(names)
 
-    @staticmethod
-    def _check_writable(path: str) -> None:
+    def _check_writable(self, path: str) -> None:
+        if self._mounted(path) is not None or path in self._mounts:
+            code = errno.EROFS if path.startswith(("/system", "/vendor")) else errno.EACCES
+            raise OSError(code, "Read-only file system" if code == errno.EROFS else "Permission denied", path)
         if not any(path == root or path.startswith(root + "/") for root in _WRITABLE):
             code = errno.EROFS if path.startswith(("/system", "/vendor")) else errno.EACCES
             raise OSError(code, "Read-only file system" if code == errno.EROFS else "Permission denied", path)

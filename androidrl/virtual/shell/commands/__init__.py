@@ -5,8 +5,8 @@ Importing this package registers every command with
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
 ``content``, ``svc``, ``logcat``, ``uiautomator``, ``screencap``, ``screenrecord``,
 ``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``) follow the Android 14
-sources; ``toybox/`` holds toybox's, and ``builtins`` the shell's own. A new tool is a new
-module here, listed below.
+sources; ``toybox/`` holds toybox's, ``sh`` the shell itself, and ``builtins`` and ``flow`` the
+shell's own commands. A new tool is a new module here, listed below.
 """
 
 from androidrl.virtual.shell.commands import (  # noqa: F401 (each module registers its commands)
@@ -15,6 +15,7 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     cmd,
     content,
     dumpsys,
+    flow,
     getevent,
     input,
     logcat,
@@ -24,6 +25,7 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     screencap,
     screenrecord,
     settings,
+    sh,
     svc,
     uiautomator,
     wm,
