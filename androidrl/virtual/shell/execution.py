@@ -20,7 +20,7 @@ from androidrl.virtual.shell import conditions, expansion, patterns
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.jobs import Job
 from androidrl.virtual.shell.stdin import Stdin
-from androidrl.virtual.shell.streams import RedirectError, Sink, Streams, apply_redirects
+from androidrl.virtual.shell.streams import NO_INPUT, RedirectError, Sink, Streams, apply_redirects
 from androidrl.virtual.shell.tree import (
     AndOr,
     Arith,
@@ -124,7 +124,7 @@ class Execution:
     def start_job(self, item: AndOr) -> Job:
         """Run ``item`` in the background: a subshell in its own thread, reading nothing."""
         cancel = threading.Event()
-        child = self.subshell(Streams(Stdin.of(b""), dict(self.io.fds)))
+        child = self.subshell(Streams(NO_INPUT, dict(self.io.fds)))
         child.cancel = cancel
 
         def run(job: Job) -> int:

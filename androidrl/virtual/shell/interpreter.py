@@ -27,12 +27,25 @@ from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellEr
 from androidrl.virtual.shell.execution import Command, Execution, is_builtin
 from androidrl.virtual.shell.jobs import Job, Jobs, new_pid
 from androidrl.virtual.shell.stdin import Stdin
-from androidrl.virtual.shell.streams import Closed, Sink, Streams
+from androidrl.virtual.shell.streams import CLOSED, NO_INPUT, Sink, Streams
 from androidrl.virtual.shell.syntax import RESERVED, ShellSyntaxError, parse
 from androidrl.virtual.shell.tree import FunctionDef, Node
 
 __all__ = ["Command", "Shell", "ShellExit", "ShellResult", "ShellSyntaxError", "is_builtin"]
 
+#: The environment adbd's shell starts with.
+ENVIRONMENT = {
+    "HOME": "/",
+    "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
+    "EXTERNAL_STORAGE": "/sdcard",
+    "ANDROID_DATA": "/data",
+    "ANDROID_ROOT": "/system",
+    "SHELL": "/system/bin/sh",
+    "USER": "shell",
+    "HOSTNAME": "localhost",
+    "TMPDIR": "/data/local/tmp",
+    "PWD": "/",
+}
 # A simple command with nothing to expand, quote, redirect or assign: its words are its fields.
 _PLAIN = re.compile(r"[ \t]*[A-Za-z0-9_./:@%,+-]+(?:[ \t]+[A-Za-z0-9_./:@%,=+-]+)*[ \t]*")
 
@@ -81,19 +94,8 @@ class Shell(Execution):
         self.sink = sink
         self.cwd = "/"
         self.status = 0
-        self.variables: dict[str, str] = {
-            "HOME": "/",
-            "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
-            "EXTERNAL_STORAGE": "/sdcard",
-            "ANDROID_DATA": "/data",
-            "ANDROID_ROOT": "/system",
-            "SHELL": "/system/bin/sh",
-            "USER": "shell",
-            "HOSTNAME": "localhost",
-            "TMPDIR": "/data/local/tmp",
-            "PWD": "/",
-        }
-        self.exported: set[str] = set(self.variables)
+        self.variables: dict[str, str] = dict(ENVIRONMENT)
+        self.exported: set[str] = set(ENVIRONMENT)
         self.readonly: set[str] = set()
         self.positional: list[str] = []
         self.functions: dict[str, FunctionDef] = {}
@@ -105,7 +107,7 @@ class Shell(Execution):
         self.jobs = Jobs()
         self.signal = 0  # the signal that stopped this shell (a job's), 0 while none did
         self.line = 1
-        self.io = Streams(Stdin.of(b""), {1: Closed(), 2: Closed()})
+        self.io = Streams(NO_INPUT, {1: CLOSED, 2: CLOSED})
         self.frames: list[dict[str, str | None]] = []  # each function call's locals: their outer values
         self.loops = 0
         self.errexit_off = 0
@@ -113,6 +115,8 @@ class Shell(Execution):
         self.keep_io = False  # `exec` with redirections only: they stay
         self.job: Job | None = None  # the background job this shell runs, if it is one
         self.exit_trap: str | None = None  # `trap ACTION EXIT`
+        self.interactive = False  # an `adb shell` session: errors end a line, not the shell
+        self.exited = False  # `exit` (or an error) ended the shell
         self.live: Callable[[bytes], None] | None = None
         self._random: random.Random | None = None
 
@@ -132,14 +136,15 @@ class Shell(Execution):
         # (a raw screenshot is 10 MB) once instead of at every stage.
         out = Sink(1, self.sink) if self.sink else []
         err = Sink(2, self.sink) if self.sink else []
-        self.io = Streams(stdin if isinstance(stdin, Stdin) else Stdin.of(stdin), {1: out, 2: err})
+        self.io = Streams(stdin if isinstance(stdin, Stdin) else Stdin.of(stdin) if stdin else NO_INPUT, {1: out, 2: err})
         try:
-            self.status = self.run_program(line)
+            status = self.run_program(line)
         except ShellExit as stop:
-            self.status = stop.code & 0xFF
-        finally:
-            if wait:
-                self.finish()
+            status, self.exited = stop.code & 0xFF, True
+        self.status = status
+        if wait:
+            self.finish()
+            self.status = status
         if self.sink:
             return ShellResult(b"", b"", self.status)
         return ShellResult(b"".join(out), b"".join(err), self.status)
@@ -148,9 +153,10 @@ class Shell(Execution):
         """Parse and run ``src`` in this shell, one complete command at a time; its status.
 
         Raises:
-            ShellExit: ``exit``, ``set -e``, or an error that ends a non-interactive shell.
+            ShellExit: ``exit``, ``set -e``, or an error that ends a non-interactive shell (in an
+                interactive one, an error ends only the line).
         """
-        if not self.options and _PLAIN.fullmatch(src):  # most lines an agent sends (`input tap 12 34`) have nothing to expand: split them as they are
+        if not self.options and _PLAIN.fullmatch(src):  # most lines an agent sends (`input tap 12 34`): plain words
             argv = src.split()
             if argv[0] not in RESERVED and argv[0] not in self.functions:
                 self.status = self.run_argv(argv)
@@ -161,16 +167,23 @@ class Shell(Execution):
                 self.execute(command)
         except ShellError as failure:
             self.error(failure.message)
-            raise ShellExit(failure.status) from None
+            return self._fail(failure.status)
         except RecursionError:
             self.error("too deeply nested")
-            raise ShellExit(1) from None
+            return self._fail(1)
         except (FunctionReturn, LoopControl) as stray:  # `return` outside a function ends a script, as mksh
             return stray.status if isinstance(stray, FunctionReturn) else self.status
         if error is not None:
             self.error(error.message, error.line)
-            raise ShellExit(1)
+            return self._fail(1)
         return self.status
+
+    def _fail(self, status: int) -> int:
+        """mksh's ``unwind(LERROR)``: a non-interactive shell ends; an interactive one goes on with the next line."""
+        self.status = status
+        if not self.interactive:
+            raise ShellExit(status)
+        return status
 
     def finish(self) -> None:
         """The end of this shell: its ``EXIT`` trap, then its jobs waited for (as adbd waits for their output), or

@@ -48,6 +48,8 @@ class Closed:
 
 
 CLOSED = Closed()
+#: An input that is empty and closed (``/dev/null``): shared, since nothing can change it.
+NO_INPUT = Stdin.of(b"")
 
 
 @dataclass
@@ -103,7 +105,7 @@ def apply_redirects(sh, redirects, streams: Streams) -> Streams:
         if op in (">&", "<&"):
             if target == "-":
                 if fd == 0:
-                    io.stdin = Stdin.of(b"")
+                    io.stdin = NO_INPUT
                 else:
                     io.fds[fd] = CLOSED
             elif target.isdigit() and len(target) == 1:

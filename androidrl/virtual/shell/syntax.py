@@ -57,9 +57,32 @@ _COLON = Simple((), (make_word([Lit(":", False)], ":"),), (), 1)
 Program = tuple[tuple[Node, ...], ShellSyntaxError | None]
 
 
-@functools.lru_cache(maxsize=512)
-def parse(src: str, first_line: int = 1) -> Program:
+# A line that is plain commands joined by `;` (no quotes, groups, comments or reserved words): its parts are parsed
+# (and cached) one by one, so that a line that differs from the last one in one command is mostly parsed already
+# (an agent's step: `input tap X Y >&2 || exit $?; screencap; ...`).
+_SPLITTABLE = re.compile(r"[^'\"\\`(){}\n#]*;[^'\"\\`(){}\n#]*")
+_KEYWORD = re.compile(r"(?:^|[;&|\s])(?:if|then|else|elif|fi|case|esac|for|while|until|do|done|in|function|select|time"
+                      r"|\[\[|\]\]|!)(?=$|[;&|\s])")  # fmt: skip
+
+
+def parse(src: str) -> Program:
     """Parse ``src`` into complete commands, up to the first syntax error (cached: nodes are immutable)."""
+    if _SPLITTABLE.fullmatch(src) and not _KEYWORD.search(src):
+        pieces = src.split(";")
+        if all(piece.strip() for piece in pieces[:-1]):
+            commands: list[Node] = []
+            for piece in pieces:
+                parsed, error = parse_text(piece)
+                commands += parsed
+                if error is not None:
+                    return tuple(commands), error
+            return tuple(commands), None
+    return parse_text(src)
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_text(src: str, first_line: int = 1) -> Program:
+    """Parse all of ``src`` (see :func:`parse`)."""
     lexer = Lexer(src, _subparse, first_line)
     parser = Parser(lexer)
     commands: list[Node] = []

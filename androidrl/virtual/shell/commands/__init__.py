@@ -4,13 +4,14 @@ Importing this package registers every command with
 :func:`~androidrl.virtual.shell.registry.command`; :data:`COMMANDS` is then the whole table.
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
 ``content``, ``svc``, ``logcat``, ``uiautomator``, ``screencap``, ``screenrecord``,
-``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``) follow the Android 14
-sources; ``toybox/`` holds toybox's, ``sh`` the shell itself, and ``builtins`` and ``flow`` the
+``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``, ``service``) follow the
+Android 14 sources; ``toybox/`` holds toybox's, ``awk`` Android's one-true-awk, ``sh`` the shell itself, and ``builtins`` and ``flow`` the
 shell's own commands. A new tool is a new module here, listed below.
 """
 
 from androidrl.virtual.shell.commands import (  # noqa: F401 (each module registers its commands)
     am,
+    awk,
     builtins,
     cmd,
     content,
@@ -24,13 +25,24 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     props,
     screencap,
     screenrecord,
+    service,
     settings,
     sh,
     svc,
     uiautomator,
     wm,
 )
-from androidrl.virtual.shell.commands.toybox import files, net, system, text  # noqa: F401 (toybox's too)
+from androidrl.virtual.shell.commands.toybox import (  # noqa: F401 (toybox's too)
+    disk,
+    files,
+    filters,
+    find,
+    net,
+    sed,
+    strings,
+    system,
+    text,
+)
 from androidrl.virtual.shell.registry import COMMANDS
 
 __all__ = ["COMMANDS"]
