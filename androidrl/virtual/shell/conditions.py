@@ -1,5 +1,4 @@
-"""``test``, ``[`` and ``[[ ]]`` (mksh's ``c_test`` and ``test_parse``): conditions on strings, numbers and the
-phone's files.
+"""``test``, ``[`` and ``[[ ]]`` (mksh's ``c_test``, ``test_parse``): conditions on strings, numbers and files.
 
 One grammar serves both: ``!``, ``(``/``)``, ``-a``/``-o`` (``&&``/``||`` in ``[[``), unary
 file and string tests, binary comparisons. Numbers are compared after arithmetic evaluation,
@@ -16,7 +15,35 @@ from androidrl.virtual.shell import expansion, patterns
 from androidrl.virtual.shell.control import ShellError
 from androidrl.virtual.shell.tree import Word
 
-UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-G", "-g", "-H", "-h", "-k", "-L", "-n", "-O", "-o", "-p", "-r", "-S", "-s", "-t", "-u", "-v", "-w", "-x", "-z"])
+UNARY = frozenset(
+    [
+        "-a",
+        "-b",
+        "-c",
+        "-d",
+        "-e",
+        "-f",
+        "-G",
+        "-g",
+        "-H",
+        "-h",
+        "-k",
+        "-L",
+        "-n",
+        "-O",
+        "-o",
+        "-p",
+        "-r",
+        "-S",
+        "-s",
+        "-t",
+        "-u",
+        "-v",
+        "-w",
+        "-x",
+        "-z",
+    ]
+)
 BINARY = frozenset(["=", "==", "!=", "<", ">", "-eq", "-ne", "-gt", "-ge", "-lt", "-le", "-ef", "-nt", "-ot"])
 ERROR = 2
 
@@ -78,14 +105,15 @@ class _Parser:
                 raise self.fail("missing )")
             return result
         args, texts = self.args, self.texts
-        if self.i < len(args) and texts[self.i] in UNARY:
-            if self.dbracket or (self.i + 1 < len(args) and texts[self.i + 1] not in BINARY):
-                op = texts[self.i]
-                self.i += 1
-                if self.i >= len(args):
-                    raise self.fail("argument expected", -1)
-                operand = self.operand(op)
-                return unary(self.sh, op, operand) if live else False
+        # a unary operator, unless what follows is a binary one (``test -f = -f``), as mksh decides
+        followed = self.i + 1 < len(args) and texts[self.i + 1] not in BINARY
+        if self.i < len(args) and texts[self.i] in UNARY and (self.dbracket or followed):
+            op = texts[self.i]
+            self.i += 1
+            if self.i >= len(args):
+                raise self.fail("argument expected", -1)
+            operand = self.operand(op)
+            return unary(self.sh, op, operand) if live else False
         if self.i >= len(args):
             raise self.fail("expression expected")
         left = self.operand(None)

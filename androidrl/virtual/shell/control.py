@@ -12,8 +12,10 @@ class ShellExit(Exception):
 
 
 class ShellError(Exception):
-    """An error that ends a non-interactive shell, as mksh's ``errorf``: a bad substitution, an arithmetic error,
-    ``${v?}`` of an unset variable. ``message`` is printed after the shell's prefix (``/system/bin/sh: ``).
+    """An error that ends a non-interactive shell, as mksh's ``errorf`` does.
+
+    A bad substitution, an arithmetic error, ``${v?}`` of an unset variable. ``message`` is
+    printed after the shell's prefix (``/system/bin/sh: ``).
     """
 
     def __init__(self, message: str, status: int = 1) -> None:

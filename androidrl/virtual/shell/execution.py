@@ -359,8 +359,9 @@ class Execution:
         return 127
 
     def _exec(self, argv: list[str]) -> int:
-        """``exec CMD``: the command replaces the shell (the program ends with it); ``exec`` alone keeps the
-        redirections for the rest of the shell.
+        """``exec CMD``: the command replaces the shell (the program ends with it).
+
+        ``exec`` alone keeps its redirections for the rest of the shell.
         """
         if len(argv) == 1:
             self.keep_io = True

@@ -144,11 +144,9 @@ def _split(text: str, ifs: str) -> list[str]:
     white = "".join(c for c in ifs if c in " \t\n")
     other = "".join(c for c in ifs if c not in " \t\n")
     w, o = re.escape(white), re.escape(other)
-    if other:
-        separator = f"[{w}]*[{o}][{w}]*|[{w}]+" if white else f"[{o}]"
-    else:
-        separator = f"[{w}]+"
-    return re.split(separator, text)
+    if not other:
+        return re.split(f"[{w}]+", text)
+    return re.split(f"[{w}]*[{o}][{w}]*|[{w}]+" if white else f"[{o}]", text)
 
 
 def _value(scope: Scope, name: str) -> str | None:
@@ -168,10 +166,66 @@ def _substring(scope: Scope, value: str, part: Param) -> str:
     return value[offset:end]
 
 
+def braces(word: Word) -> list[Word]:
+    """Brace expansion, on by default in mksh: ``a{b,c}d`` is ``abd acd``; braces that were quoted do not count."""
+    if not any(type(p) is Lit and not p.quoted and "{" in p.text for p in word.parts):
+        return [word]
+    items: list[str | Part] = []  # an unquoted character, or a part
+    for part in word.parts:
+        if type(part) is Lit and not part.quoted:
+            items.extend(part.text)
+        else:
+            items.append(part)
+    return [Word(tuple(_merge(alternative)), word.text) for alternative in _brace_items(items)]
+
+
+def _brace_items(items: list) -> list[list]:
+    for start, item in enumerate(items):
+        if item != "{":
+            continue
+        depth, commas = 0, []
+        for end in range(start, len(items)):
+            if items[end] == "{":
+                depth += 1
+            elif items[end] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif items[end] == "," and depth == 1:
+                commas.append(end)
+        else:
+            return [items]
+        if not commas:
+            continue
+        cuts = [start, *commas, end]
+        head, tail = items[:start], items[end + 1 :]
+        out = []
+        for a, b in zip(cuts, cuts[1:]):
+            out.extend(_brace_items(head + items[a + 1 : b] + tail))
+        return out
+    return [items]
+
+
+def _merge(items: list) -> list[Part]:
+    parts: list[Part] = []
+    for item in items:
+        if isinstance(item, str):
+            if parts and type(parts[-1]) is Lit and not parts[-1].quoted:
+                parts[-1] = Lit(parts[-1].text + item, False)
+            else:
+                parts.append(Lit(item, False))
+        else:
+            parts.append(item)
+    return parts
+
+
 def fields(scope: Scope, word: Word) -> list[str]:
-    """The fields of ``word`` as a command's arguments: split, globbed, unquoted."""
-    if word.plain is not None:
+    """The fields of ``word`` as a command's arguments: brace-expanded, split, globbed, unquoted."""
+    if word.plain is not None and "{" not in word.plain:
         return [word.plain]
+    words = braces(word)
+    if len(words) > 1:
+        return [field for alternative in words for field in fields(scope, alternative)]
     builder = _Fields(scope, split=True)
     builder.add(word.parts)
     result: list[str] = []
@@ -215,7 +269,7 @@ def all_fields(scope: Scope, words: tuple[Word, ...]) -> list[str]:
     """The fields of several words, in order."""
     out: list[str] = []
     for word in words:
-        if word.plain is not None:
+        if word.plain is not None and "{" not in word.plain:
             out.append(word.plain)
         else:
             out.extend(fields(scope, word))

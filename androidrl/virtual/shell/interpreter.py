@@ -14,6 +14,7 @@ a shell that really runs what the text says — on the virtual phone only, so te
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import threading
@@ -136,7 +137,9 @@ class Shell(Execution):
         # (a raw screenshot is 10 MB) once instead of at every stage.
         out = Sink(1, self.sink) if self.sink else []
         err = Sink(2, self.sink) if self.sink else []
-        self.io = Streams(stdin if isinstance(stdin, Stdin) else Stdin.of(stdin) if stdin else NO_INPUT, {1: out, 2: err})
+        self.io = Streams(
+            stdin if isinstance(stdin, Stdin) else Stdin.of(stdin) if stdin else NO_INPUT, {1: out, 2: err}
+        )
         try:
             status = self.run_program(line)
         except ShellExit as stop:
@@ -179,21 +182,21 @@ class Shell(Execution):
         return self.status
 
     def _fail(self, status: int) -> int:
-        """mksh's ``unwind(LERROR)``: a non-interactive shell ends; an interactive one goes on with the next line."""
+        """After an error (mksh's ``unwind(LERROR)``): a non-interactive shell ends, an interactive one goes on."""
         self.status = status
         if not self.interactive:
             raise ShellExit(status)
         return status
 
     def finish(self) -> None:
-        """The end of this shell: its ``EXIT`` trap, then its jobs waited for (as adbd waits for their output), or
-        stopped if it was interrupted."""
+        """End this shell: run its ``EXIT`` trap, then wait for its jobs (or stop them if it was interrupted).
+
+        adbd waits for the output of a command's jobs before it reports the command's end.
+        """
         if self.exit_trap is not None:
             action, self.exit_trap = self.exit_trap, None
-            try:
+            with contextlib.suppress(ShellExit):
                 self.run_program(action)
-            except ShellExit:
-                pass
         if self.jobs.running() and not self.interrupted:
             self.jobs.wait(None, lambda: self.interrupted)
         self.jobs.stop_all()
@@ -203,7 +206,7 @@ class Shell(Execution):
         self.io.err.append(f"{self.prefix(line)}{message}\n".encode())
 
     def prefix(self, line: int | None = None) -> str:
-        """mksh's ``error_prefix``: the shell's name, and the script and line it is at."""
+        """The start of an error line (mksh's ``error_prefix``): the shell's name, or the script and line."""
         if self.script is None:
             return f"{self.name}: "
         shown = "" if self.script == self.name else f"{self.name}: "
@@ -234,6 +237,16 @@ class Shell(Execution):
             return self.positional[index - 1] if index <= len(self.positional) else None
         special = _SPECIAL_PARAMETERS.get(name)
         return special(self) if special else None
+
+    def flags(self) -> set[str]:
+        """The option letters ``$-`` shows.
+
+        The options set, ``h`` (trackall, on in a non-interactive mksh), ``c`` for a shell running
+        a command string (adbd's ``sh -c``), ``i`` for an interactive one.
+        """
+        shown = {o for o in self.options if len(o) == 1}
+        shown |= {"i"} if self.interactive else {"h", "c"} if self.script is None else {"h"}
+        return shown
 
     @property
     def random(self) -> random.Random:
@@ -332,13 +345,12 @@ class Shell(Execution):
         return self.phone.fs.normalize(path, self.cwd)
 
 
-
 _SPECIAL_PARAMETERS: dict[str, Callable[[Shell], str | None]] = {
     "?": lambda sh: str(sh.status),
     "#": lambda sh: str(len(sh.positional)),
     "$": lambda sh: str(sh.pid),
     "!": lambda sh: str(sh.last_job) if sh.last_job is not None else None,
-    "-": lambda sh: "".join(sorted(o for o in sh.options if len(o) == 1)),
+    "-": lambda sh: "".join(c for c in "aeiklXmCnfbuprshUvxc" if c in sh.flags()),
     "RANDOM": lambda sh: str(sh.random.randrange(32768)),
     "LINENO": lambda sh: str(sh.line),
     "PPID": lambda sh: "1",

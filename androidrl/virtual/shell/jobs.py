@@ -1,5 +1,4 @@
-"""Background jobs (mksh's ``jobs.c``): ``cmd &`` runs in a thread of its own, ``$!`` is its pid, and ``wait``
-and ``kill`` reach it by that pid.
+"""Background jobs (mksh's ``jobs.c``): ``cmd &`` in a thread, ``$!`` its pid, which ``wait`` and ``kill`` take.
 
 A job is a subshell: a copy of the shell that started it, its input empty (``/dev/null``,
 as POSIX says for a shell without job control), its output going where the shell's went. A
@@ -17,9 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: Signal names and numbers ``kill`` knows (Linux's, as on Android).
-SIGNALS = {
-    s.name[3:]: int(s) for s in signals.Signals if s.name.startswith("SIG") and not s.name.startswith("SIG_")
-}
+SIGNALS = {s.name[3:]: int(s) for s in signals.Signals if s.name.startswith("SIG") and not s.name.startswith("SIG_")}
 SIGNAL_NAMES = {number: name for name, number in sorted(SIGNALS.items(), key=lambda item: -item[1])}
 _pids = itertools.count(4100, 3)  # shells and their jobs: pids above the system's and the apps' first ones
 
@@ -78,8 +75,9 @@ class Jobs:
         return True
 
     def wait(self, pid: int | None, interrupted: Callable[[], bool]) -> int | None:
-        """Wait for job ``pid`` (all jobs when None) and forget it: its status (0 for all), or None if there is
-        no such job. Returns early, with 128 + SIGINT, when ``interrupted()``.
+        """Wait for job ``pid`` (all jobs when None) and forget it: its status (0 for all), None if there is none.
+
+        Returns early, with 128 + SIGINT, when ``interrupted()``.
         """
         targets = list(self.jobs.values()) if pid is None else [self.jobs[pid]] if pid in self.jobs else None
         if targets is None:

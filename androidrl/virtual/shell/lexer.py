@@ -44,8 +44,10 @@ def has_pattern(text: str) -> bool:
 
 @dataclass(slots=True)
 class Token:
-    """``kind`` is ``word``, ``op`` (``value`` the operator, ``"\\n"`` a newline), ``redir`` (``value`` the
-    operator, ``fd`` its number or -1), ``arith`` (``word`` the expression of ``(( ))``) or ``eof``.
+    r"""One token: ``kind`` is ``word``, ``op``, ``redir``, ``arith`` or ``eof``.
+
+    ``op``: ``value`` is the operator (``"\n"`` a newline); ``redir``: ``value`` is the operator
+    and ``fd`` its number or -1; ``arith``: ``word`` is the expression of ``(( ))``.
     """
 
     kind: str
@@ -313,7 +315,9 @@ class Lexer:
             return self._bad_brace(start)
         i += len(op)
         pattern_op = op in ("#", "##", "%", "%%", "/", "//")
-        arg, i = self._read_brace_word(i, quoted and not pattern_op, "/}" if op in ("/", "//") else ":}" if op == ":" else "}")
+        arg, i = self._read_brace_word(
+            i, quoted and not pattern_op, "/}" if op in ("/", "//") else ":}" if op == ":" else "}"
+        )
         repl = None
         if op in ("/", "//", ":") and src.startswith("/" if op != ":" else ":", i):
             repl, i = self._read_brace_word(i + 1, quoted and op != ":", "}")
@@ -375,8 +379,9 @@ class Lexer:
         raise ShellSyntaxError("no closing quote", self.line_at(i), at_end=True)
 
     def text_word(self, text: str, line: int, arith: bool = False) -> Word:
-        """``text`` read as a here-document body (or, ``arith``, an arithmetic expression): only ``$``,
-        backquotes and backslashes are special, and everything is quoted (never split nor globbed).
+        """``text`` read as a here-document body (or, ``arith``, an arithmetic expression).
+
+        Only ``$``, backquotes and backslashes are special, and everything is quoted (never split nor globbed).
         """
         return Lexer(text, self.subparse, line).read_text(arith)
 

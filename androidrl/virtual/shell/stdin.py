@@ -52,8 +52,10 @@ class Stdin:
             return data
 
     def read_line(self, stopped: Callable[[], bool]) -> bytes:
-        """One line, its newline included (the rest stays for the next reader), as ``read`` takes it byte by
-        byte from a pipe; what is left, without a newline, once the client closed it; ``b""`` at the end.
+        """One line, its newline included; the rest stays for the next reader.
+
+        As ``read`` takes it byte by byte from a pipe. What is left, without a newline, once the
+        client closed it; ``b""`` at the end.
         """
         with self._arrived:
             while True:

@@ -8,6 +8,7 @@ script reads from in turn, as a device's commands share their file descriptor 0.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,10 +35,8 @@ class FileOut:
 
     def append(self, data: bytes) -> None:
         if data:
-            try:
+            with contextlib.suppress(OSError):  # the file went away: a device's write fails too, silently for sh
                 self.write_file(self.path, data, append=True)
-            except OSError:
-                pass  # the file went away: a device's write would fail the same way, silently for sh
 
 
 class Closed:
@@ -76,9 +75,7 @@ class Streams:
 
 
 class RedirectError(Exception):
-    """A redirection that cannot be made (mksh: ``can't create FILE: Read-only file system``); the command does not
-    run.
-    """
+    """A redirection that cannot be made (mksh: ``can't create FILE: Read-only file system``): nothing runs."""
 
 
 def apply_redirects(sh, redirects, streams: Streams) -> Streams:

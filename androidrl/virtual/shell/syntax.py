@@ -159,7 +159,7 @@ class Parser:
         raise self.error(token)
 
     def error(self, token: Token) -> ShellSyntaxError:
-        """Mksh's ``syntaxerr``: what was unexpected (or, at the end of input, what is unmatched)."""
+        """The syntax error for ``token`` (mksh's ``syntaxerr``): unexpected, or at the end of input unmatched."""
         if token.kind == "eof":
             if self.nesting:
                 return ShellSyntaxError(f"syntax error: '{self.nesting[0]}' unmatched", self.nesting[1], at_end=True)
@@ -321,7 +321,9 @@ class Parser:
                 self.take()
                 assignment = _ASSIGNMENT.match(token.word.text) if not words else None
                 if assignment and _is_assignment(token.word, assignment.end()):
-                    assigns.append((assignment.group(1), _value_word(token.word, assignment.end()), bool(assignment[2])))
+                    assigns.append(
+                        (assignment.group(1), _value_word(token.word, assignment.end()), bool(assignment[2]))
+                    )
                 else:
                     words.append(token.word)
             elif token.kind == "op" and token.value == "(" and len(words) == 1 and not assigns and not redirects:
@@ -491,7 +493,7 @@ class Parser:
             elif token.kind == "op" and token.value in ("&&", "||", "(", ")"):
                 items.append(token.value)
             elif token.kind == "redir" and token.value in ("<", ">") and token.fd < 0:
-                items.append(make_word([Lit(token.value, True)], token.value))
+                items.append(make_word([Lit(token.value, False)], token.value))
             else:
                 raise self.error(token)
         return DoubleBracket(tuple(items), line)

@@ -239,6 +239,18 @@ class Redirected:
 
 
 Node = (
-    Simple | Pipeline | AndOr | Sequence | Subshell | Group | If | Loop | For | Case | FunctionDef | Arith
-    | DoubleBracket | Redirected
+    Simple
+    | Pipeline
+    | AndOr
+    | Sequence
+    | Subshell
+    | Group
+    | If
+    | Loop
+    | For
+    | Case
+    | FunctionDef
+    | Arith
+    | DoubleBracket
+    | Redirected
 )

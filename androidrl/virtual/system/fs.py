@@ -94,8 +94,9 @@ class VirtualFileSystem:
         return not self._mounted(path)
 
     def chmod(self, path: str, mode: int) -> None:
-        """Set the permission bits of ``path``: kept on ``/data/local/tmp``; on ``/sdcard`` (FUSE over
-        emulated storage) accepted and ignored, as Android does.
+        """Set the permission bits of ``path``.
+
+        Kept on ``/data/local/tmp``; on ``/sdcard`` (FUSE over emulated storage) accepted and ignored, as Android does.
         """
         if not self.exists(path):
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
@@ -132,7 +133,9 @@ class VirtualFileSystem:
             return FileStat(0o020666, 0, 0)
         mounted = self._mounted(path)
         if mounted is not None:  # procfs reports size 0; its files' times are now
-            return FileStat(0o100000 | mounted[1], 0 if path.startswith("/proc/") else len(mounted[0]()), int(self._clock()))
+            return FileStat(
+                0o100000 | mounted[1], 0 if path.startswith("/proc/") else len(mounted[0]()), int(self._clock())
+            )
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
 
     def read(self, path: str) -> bytes:
@@ -196,6 +199,8 @@ class VirtualFileSystem:
                 del self._files[name]
             self._dirs = {d for d in self._dirs if d != path and not d.startswith(prefix)}
         else:
+            if self._mounted(path) is not None:
+                self._check_writable(path)
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
 
     def listdir(self, path: str) -> list[str]:

@@ -5,8 +5,8 @@ Importing this package registers every command with
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
 ``content``, ``svc``, ``logcat``, ``uiautomator``, ``screencap``, ``screenrecord``,
 ``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``, ``service``) follow the
-Android 14 sources; ``toybox/`` holds toybox's, ``awk`` Android's one-true-awk, ``sh`` the shell itself, and ``builtins`` and ``flow`` the
-shell's own commands. A new tool is a new module here, listed below.
+Android 14 sources; ``toybox/`` holds toybox's, ``awk`` Android's one-true-awk, ``sh`` the shell
+itself, and ``builtins`` and ``flow`` the shell's own commands. A new tool is a new module here, listed below.
 """
 
 from androidrl.virtual.shell.commands import (  # noqa: F401 (each module registers its commands)

@@ -22,7 +22,7 @@ _SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n
 
 
 def unbackslash(text: str) -> tuple[str, bool]:
-    """Mksh's ``unbksl`` for ``echo``/``print``: ``text`` with its escapes done, and whether ``\\c`` stopped it."""
+    r"""Escapes done as mksh's ``unbksl`` does them for ``echo``/``print``; and whether ``\c`` stopped the text."""
     out, i = [], 0
     for match in _ESCAPE.finditer(text):
         out.append(text[i : match.start()])
@@ -42,7 +42,7 @@ def unbackslash(text: str) -> tuple[str, bool]:
 
 @command("echo")
 def _echo(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Mksh's ``echo``: ``-n``, ``-e`` (the default), ``-E``; a word of other letters is printed."""
+    """The ``echo`` of mksh: ``-n``, ``-e`` (the default), ``-E``; a word of other letters is printed."""
     args, newline, escapes = argv[1:], True, True
     while args and re.fullmatch(r"-[neE]+", args[0]):
         for flag in args[0][1:]:
@@ -58,7 +58,7 @@ def _echo(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("print", builtin=True)
 def _print(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Mksh's ``print [-nr] [--] args``: escapes done unless ``-r``."""
+    """The ``print [-nr] [--] args`` of mksh: escapes done unless ``-r``."""
     args, newline, escapes = argv[1:], True, True
     while args and re.fullmatch(r"-[nrRe]+", args[0]):
         newline = newline and "n" not in args[0]
@@ -258,7 +258,7 @@ def _type(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         else:
             out.append(
                 {"function": f"{name} is a function\n", "builtin": f"{name} is a shell builtin\n",
-                 "keyword": f"{name} is a reserved word\n", "tool": f"{name} is a tracked alias for /system/bin/{name}\n"}[kind]
+                 "keyword": f"{name} is a reserved word\n", "tool": f"{name} is /system/bin/{name}\n"}[kind]
             )  # fmt: skip
     return "".join(out).encode(), b"", code
 
@@ -271,7 +271,9 @@ def _kind(sh: Shell, name: str) -> str | None:
     command_ = sh.commands.get(name)
     if command_ is None:
         return None
-    return "builtin" if is_builtin(command_) or name in ("echo", "true", "false", "pwd", "test", "[", "kill") else "tool"
+    return (
+        "builtin" if is_builtin(command_) or name in ("echo", "true", "false", "pwd", "test", "[", "kill") else "tool"
+    )
 
 
 def _quote(value: str) -> str:

@@ -166,7 +166,7 @@ def signal_number(name: str) -> int | None:
 
 @command("kill")
 def _kill(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Mksh's ``kill [-s SIG | -SIG] PID...`` and ``kill -l [STATUS]``.
+    """The ``kill [-s SIG | -SIG] PID...`` and ``kill -l [STATUS]`` of mksh.
 
     The shell's own jobs get the signal; the phone's other processes belong to other users
     (``Operation not permitted``), and a pid nothing has is ``No such process``.
@@ -194,7 +194,7 @@ def _kill(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         args = args[1:]
     if not args:
         usage = "usage:\tkill [-s signame | -signum | -signame] { job | pid | pgrp } ...\n\tkill -l [exit_status ...]\n"
-        return usage.encode(), f"{sh.prefix()}kill\n".encode(), 1
+        return b"", usage.encode(), 1  # (mksh writes it to its shl_out, stderr)
     errors, code = [], 0
     system = {process.pid for process in sh.phone.processes.table()}
     for text in args:
@@ -226,7 +226,7 @@ def _let(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("test", "[")
 def _test(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Mksh's ``test``/``[``: 0 true, 1 false, 2 (and mksh's message) for a malformed expression."""
+    """The ``test``/``[`` of mksh: 0 true, 1 false, 2 (and mksh's message) for a malformed expression."""
     args = argv[1:]
     if argv[0] == "[":
         if not args or args[-1] != "]":
@@ -242,8 +242,9 @@ def _test(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("trap", builtin=True)
 def _trap(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """``trap [ACTION] CONDITION...``: ``EXIT`` (0) runs ACTION when the shell ends; a trap on a signal is
-    refused (this phone's shells get signals only as ``kill`` sends them to jobs).
+    """``trap [ACTION] CONDITION...``: ``EXIT`` (0) runs ACTION when the shell ends.
+
+    A trap on a signal is refused: this phone's shells get signals only as ``kill`` sends them to jobs.
     """
     if len(argv) == 1:
         action = sh.exit_trap

@@ -1,6 +1,6 @@
-"""``service list|check``: the binder services the service manager knows (``frameworks/native/cmds/service``).
+r"""``service list|check``: the binder services the service manager knows (``frameworks/native/cmds/service``).
 
-``service list`` prints ``Found N services:`` and one ``i\\tname: [interface]`` line each, sorted
+``service list`` prints ``Found N services:`` and one ``i\tname: [interface]`` line each, sorted
 as the tool sorts them (by UTF-16 code unit: capitals first); ``service check NAME`` prints
 ``Service NAME: found`` or ``: not found``. ``service call`` makes raw binder transactions,
 which this phone has none of: it fails with a message saying so.

@@ -33,7 +33,8 @@ def _awk(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             return fail(f"awk: unknown option {flag} ignored\n", 2)
         if not value:
             if not args:
-                return fail(f"awk: no {'field separator' if letter == 'F' else 'variable name' if letter == 'v' else 'program filename'}\n", 2)
+                missing = {"F": "field separator", "v": "variable name", "f": "program filename"}[letter]
+                return fail(f"awk: no {missing}\n", 2)
             value = args.pop(0)
         if letter == "F":
             separator = "\t" if value == "t" else _escaped(value)

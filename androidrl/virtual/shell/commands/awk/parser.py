@@ -1,5 +1,4 @@
-"""awk's grammar (one-true-awk's ``awkgram.y``, the language Android's ``/system/bin/awk`` runs): program text
-into a tree of tuples.
+"""The awk language of Android's ``/system/bin/awk`` (one-true-awk's ``awkgram.y``): text into a tree of tuples.
 
 Supported: ``BEGIN``/``END``, pattern-action items (expressions, ``/regex/``, ranges ``a, b``),
 statements (``{ }``, ``if``/``else``, ``while``, ``do``, ``for (;;)``, ``for (k in a)``,
@@ -264,7 +263,12 @@ class Parser:
     def for_statement(self) -> tuple:
         self.take()
         self.expect("(")
-        if self.peek()[0] == "name" and self.peek(1)[1] == "in" and self.peek(2)[0] == "name" and self.peek(3)[1] == ")":
+        if (
+            self.peek()[0] == "name"
+            and self.peek(1)[1] == "in"
+            and self.peek(2)[0] == "name"
+            and self.peek(3)[1] == ")"
+        ):
             var = self.take()[1]
             self.take()
             array = self.take()[1]

@@ -47,7 +47,7 @@ class LoopContinue(Exception):
 
 
 def to_number(value) -> float:
-    """awk's ``getfval``: the leading number of a string (0 when none)."""
+    """A value as a number (awk's ``getfval``): the leading number of a string, 0 when none."""
     if isinstance(value, float):
         return value
     match = _NUMBER.match(value)
@@ -55,7 +55,7 @@ def to_number(value) -> float:
 
 
 def to_string(value, form: str = "%.6g") -> str:
-    """awk's ``getsval``: whole numbers as integers, others with CONVFMT."""
+    """A value as a string (awk's ``getsval``): whole numbers as integers, others with CONVFMT."""
     if isinstance(value, float):
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
@@ -64,15 +64,21 @@ def to_string(value, form: str = "%.6g") -> str:
 
 
 def is_numeric(value) -> bool:
-    return isinstance(value, float) or value is UNINIT or (isinstance(value, StrNum) and bool(_WHOLE_NUMBER.fullmatch(value)))
+    """Whether a value compares as a number: a number, an unset variable, or input that looks like a number."""
+    return (
+        isinstance(value, float)
+        or value is UNINIT
+        or (isinstance(value, StrNum) and bool(_WHOLE_NUMBER.fullmatch(value)))
+    )
 
 
 def truth(value) -> bool:
+    """A value as a condition: a number not 0, or a string not empty."""
     return to_number(value) != 0 if is_numeric(value) else value != ""
 
 
 def sprintf(form: str, args: list) -> str:
-    """awk's ``format``: C's conversions, numbers and strings converted as each one needs."""
+    """Format as awk's ``printf`` does: C's conversions, each value converted as its conversion needs."""
     out, position, index = [], 0, 0
 
     def next_arg():
@@ -370,9 +376,7 @@ class Interpreter:
                 self.execute(node[3])
         elif kind in ("while", "do", "for", "forin"):
             self.loop(node)
-        elif kind == "next":
-            raise Next
-        elif kind == "nextfile":
+        elif kind == "next" or kind == "nextfile":
             raise Next
         elif kind == "exit":
             raise Exit(int(to_number(self.eval(node[1]))) if node[1] is not None else 0)
@@ -398,9 +402,9 @@ class Interpreter:
                 if not items:
                     return
                 self.store(("var", node[1]), StrNum(items.pop(0)))
-            elif kind == "while" and not truth(self.eval(node[1])):
-                return
-            elif kind == "do" and not first and not truth(self.eval(node[2])):
+            elif (kind == "while" and not truth(self.eval(node[1]))) or (
+                kind == "do" and not first and not truth(self.eval(node[2]))  # a do loop tests after its body
+            ):
                 return
             elif kind == "for":
                 if not first and node[3] is not None:

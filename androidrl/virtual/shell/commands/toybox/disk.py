@@ -64,11 +64,13 @@ def _df(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     table = []
     for device, where, size, used, available in rows:
         percent = -(-used * 100 // (used + available)) if used + available else 0
-        numbers = [_human(v * 1024, 1000 if "H" in flags else 1024) if human else str(v) for v in (size, used, available)]
+        numbers = [
+            _human(v * 1024, 1000 if "H" in flags else 1024) if human else str(v) for v in (size, used, available)
+        ]
         table.append([device, *numbers, f"{percent}%", where])
     header = ["Filesystem", "Size" if human else "1K-blocks", "Used", "Avail" if human else "Available", "Use%"]
-    widths = [max(14 + human, len(header[0]), *(len(r[0]) for r in table))]
-    widths += [max(len(header[i]), *(len(r[i]) for r in table)) for i in range(1, 5)]
+    widths = [max([14 + human, len(header[0]), *(len(r[0]) for r in table)])]  # (the header alone: toybox too)
+    widths += [max([len(header[i]), *(len(r[i]) for r in table)]) for i in range(1, 5)]
     lines = [header + ["Mounted on"], *table]
     out = "".join(
         f"{row[0]:<{widths[0]}}" + "".join(f" {row[i]:>{widths[i]}}" for i in range(1, 5)) + f" {row[5]}\n"
@@ -78,7 +80,7 @@ def _df(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 
 def _human(value: int, unit: int) -> str:
-    """toybox's ``human_readable``: ``4.0K``, ``12M``, ``1.5G`` (one decimal below 10)."""
+    """Toybox's ``human_readable``: ``4.0K``, ``12M``, ``1.5G`` (one decimal below 10)."""
     suffixes = "BKMGTPE"
     index = 0
     scaled = float(value)

@@ -42,8 +42,10 @@ def _cat_stdin(sh: Shell, stdin: bytes | Stdin) -> Result:
 
 @command("ls")
 def _ls(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``ls [-1aAdlRs] [FILE...]``: files first, then each directory (``DIR:`` headers when several);
-    ``-l`` in toybox's long format (``--time-style=long-iso``, in the phone's time zone)."""
+    """Toybox ``ls [-1aAdlns] [FILE...]``: files first, then each directory (``DIR:`` headers when several).
+
+    ``-l`` is toybox's long format (``--time-style=long-iso``, in the phone's time zone).
+    """
     flags, paths = flags_and_args(argv, "laAR1dhsnp")
     fs = sh.phone.fs
     out, err, code = [], [], 0

@@ -21,8 +21,10 @@ _CLASSES = {
 
 
 def options(argv: list[str], with_value: str, flags: str) -> tuple[dict[str, str], set[str], list[str]] | str:
-    """getopt for toybox: ``-d X``/``-dX`` for letters in ``with_value``, letters of ``flags``; (values, flags,
-    operands), or the error line for an unknown option."""
+    """The options of ``argv`` as toybox's ``getopt`` reads them; or the error line for an unknown one.
+
+    ``-d X``/``-dX`` for the letters in ``with_value``, ``-x`` for those of ``flags``: (values, flags, operands).
+    """
     values: dict[str, str] = {}
     seen: set[str] = set()
     operands: list[str] = []
@@ -45,7 +47,7 @@ def options(argv: list[str], with_value: str, flags: str) -> tuple[dict[str, str
                 values[letter] = value
                 break
             if letter not in flags:
-                return f'{argv[0]}: Unknown option \'{letter}\' (see "{argv[0]} --help")\n'
+                return f"{argv[0]}: Unknown option '{letter}' (see \"{argv[0]} --help\")\n"
             seen.add(letter)
             i += 1
     return values, seen, operands
@@ -72,7 +74,7 @@ def _lines(data: bytes) -> list[str]:
 
 
 def _expand_set(spec: str) -> str:
-    """A ``tr`` set: ``a-z`` ranges, ``[:class:]``, ``\\n``-style and octal escapes."""
+    r"""A ``tr`` set: ``a-z`` ranges, ``[:class:]``, ``\n``-style and octal escapes."""
     out, i = [], 0
     while i < len(spec):
         if spec.startswith("[:", i) and (end := spec.find(":]", i)) > 0 and spec[i + 2 : end] in _CLASSES:
@@ -85,9 +87,12 @@ def _expand_set(spec: str) -> str:
             if octal:
                 c, i = chr(int(octal.group(), 8)), i + 1 + len(octal.group())
             else:
-                c, i = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}.get(
-                    spec[i + 1], spec[i + 1]
-                ), i + 2
+                c, i = (
+                    {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}.get(
+                        spec[i + 1], spec[i + 1]
+                    ),
+                    i + 2,
+                )
         else:
             i += 1
         if spec.startswith("-", i) and i + 1 < len(spec):
@@ -243,7 +248,7 @@ def _uniq(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     skip_fields, skip_chars = int(values.get("f", 0)), int(values.get("s", 0))
 
     def key(line: str) -> str:
-        text = re.sub(r"^(\s*\S+){%d}" % skip_fields, "", line) if skip_fields else line
+        text = re.sub(rf"^(\s*\S+){{{skip_fields}}}", "", line) if skip_fields else line
         text = text[skip_chars:]
         return text.lower() if "i" in flags else text
 
@@ -267,8 +272,10 @@ def _uniq(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("seq")
 def _seq(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """``seq [-w] [-s SEP] [-f FMT] [FIRST [INC]] LAST``: whole numbers as they are; otherwise (or with an
-    option) toybox's ``%0{width}.{decimals}f``."""
+    """``seq [-w] [-s SEP] [-f FMT] [FIRST [INC]] LAST``.
+
+    Whole numbers are printed as they are; others (or with an option) in toybox's ``%0{width}.{decimals}f``.
+    """
     parsed = options(argv, "fs", "w")
     if isinstance(parsed, str):
         return fail(parsed)

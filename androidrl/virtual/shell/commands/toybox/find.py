@@ -241,9 +241,16 @@ def _find(sh: Shell, argv: list[str], stdin: bytes) -> Result:
                 finder.pruned = False
                 if depth >= min_depth:
                     finder.test(finder.tree, path, shown, depth)
-                if fs.exists(path) and fs.is_dir(path) and not finder.pruned and (max_depth is None or depth < max_depth):
+                if (
+                    fs.exists(path)
+                    and fs.is_dir(path)
+                    and not finder.pruned
+                    and (max_depth is None or depth < max_depth)
+                ):
                     children = fs.listdir(path)
-                    stack += [(posixpath.join(path, c), posixpath.join(shown, c), depth + 1) for c in reversed(children)]
+                    stack += [
+                        (posixpath.join(path, c), posixpath.join(shown, c), depth + 1) for c in reversed(children)
+                    ]
         finder.flush()
     except _Bad as bad:
         return fail(f"find: {bad}\n")
@@ -278,7 +285,7 @@ def _xargs(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         elif letter == "E":
             eof = value
         elif letter != "s":
-            return fail(f'xargs: Unknown option \'{letter}\' (see "xargs --help")\n')
+            return fail(f"xargs: Unknown option '{letter}' (see \"xargs --help\")\n")
     command_words = args or ["echo"]
     text = sh.read_stdin(stdin).decode("utf-8", "replace")
     if replace is not None:

@@ -1,5 +1,4 @@
-"""What toybox's tools share (toybox's ``lib/``): flags before operands, the error line for a file, modes and
-owners."""
+"""What toybox's tools share (toybox's ``lib/``): flags, error lines, modes and owners of files, walks."""
 
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ def mode_string(mode: int) -> str:
 
 
 def parse_mode(spec: str, old: int, is_dir: bool) -> int | None:
-    """toybox's ``string_to_mode``: octal (``755``) or symbolic (``u+x,go-w``, ``a=r``, ``+X``); None if bad."""
+    """Toybox's ``string_to_mode``: octal (``755``) or symbolic (``u+x,go-w``, ``a=r``, ``+X``); None if bad."""
     if spec and all(c in "01234567" for c in spec):
         return int(spec, 8) & 0o7777
     mode = old & 0o7777
@@ -80,8 +79,10 @@ def parse_mode(spec: str, old: int, is_dir: bool) -> int | None:
 
 
 def owner(path: str) -> tuple[int, str, int, str]:
-    """(uid, user, gid, group) the phone's files show: storage is root's (group ``sdcard_rw``), the shell's temp
-    directory the shell's, the rest root's."""
+    """(uid, user, gid, group) of a file of the phone.
+
+    Storage is root's (group ``sdcard_rw``), the shell's temporary directory the shell's, the rest root's.
+    """
     if path == "/sdcard" or path.startswith("/sdcard/"):
         return 0, "root", 1015, "sdcard_rw"
     if path.startswith("/data/local/tmp"):

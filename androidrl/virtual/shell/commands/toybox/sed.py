@@ -1,6 +1,6 @@
-"""Toybox's ``sed`` (``toys/posix/sed.c``): the stream editor, on files, stdin or in place (``-i``).
+r"""Toybox's ``sed`` (``toys/posix/sed.c``): the stream editor, on files, stdin or in place (``-i``).
 
-Addresses (``N``, ``$``, ``/RE/``, ``\\cREc``, ``A,B``, ``A,+N``, ``first~step``, ``!``),
+Addresses (``N``, ``$``, ``/RE/``, ``\cREc``, ``A,B``, ``A,+N``, ``first~step``, ``!``),
 ``{ }`` blocks and the commands ``s`` (flags ``g``, ``p``, ``N``, ``i``/``I``), ``y``, ``p``,
 ``P``, ``d``, ``D``, ``q``, ``Q``, ``=``, ``a``, ``i``, ``c``, ``n``, ``N``, ``h``, ``H``,
 ``g``, ``G``, ``x``, ``l``, ``b``, ``t``, ``T`` and ``:label``. Regular expressions are
@@ -267,6 +267,7 @@ class _Run:
         self.out: list[str] = []
         self.hold = ""
         self.quit = False
+        self.appended: list[str] = []  # what `a` adds after this cycle's line
 
     def matches(self, address: object, line: str, number: int, last: bool) -> bool:
         if isinstance(address, int):
@@ -274,7 +275,9 @@ class _Run:
         if address == "$":
             return last
         if isinstance(address, tuple):
-            return number >= address[1] and (number - address[1]) % address[2] == 0 if address[2] else number == address[1]
+            return (
+                number >= address[1] and (number - address[1]) % address[2] == 0 if address[2] else number == address[1]
+            )
         return address.search(line) is not None
 
     def selected(self, cmd: _Command, line: str, number: int, last: bool) -> bool:
@@ -310,12 +313,14 @@ class _Run:
         while queue and not self.quit:
             space = queue.pop(0)
             number += 1
+            self.appended = []
             space, printed = self.cycle(space, queue, number)
             if printed and not self.quiet:
                 self.out.append(space + "\n")
+            self.out.extend(self.appended)  # `a` text comes after the line
 
     def cycle(self, space: str, queue: list[str], number: int) -> tuple[str, bool]:
-        commands, pc, replaced, appended = self.program.commands, 0, False, []
+        commands, pc, replaced, appended = self.program.commands, 0, False, self.appended
         while pc < len(commands):
             cmd = commands[pc]
             pc += 1
@@ -352,7 +357,6 @@ class _Run:
             elif name in "dD":
                 if name == "D" and "\n" in space:
                     queue.insert(0, space.split("\n", 1)[1])
-                self.out.extend(appended)
                 return space, False
             elif name in "qQ":
                 self.quit = True
@@ -401,7 +405,6 @@ class _Run:
                     if cmd.arg and cmd.arg not in self.program.labels:
                         raise SedError(f"can't find label for jump to '{cmd.arg}'")
                     pc = self.program.labels[cmd.arg] if cmd.arg else len(commands)
-        self.out.extend(appended)
         return space, True
 
 

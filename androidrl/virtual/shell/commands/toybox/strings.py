@@ -14,11 +14,11 @@ _ESCAPES = {"\\": "\\", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n",
 
 
 class _Stop(Exception):
-    """``\\c``: no more output."""
+    r"""``\c``: no more output."""
 
 
 def _escape(text: str, i: int, posix: bool) -> tuple[str, int]:
-    """toybox's ``handle_slash`` for the escape after ``text[i - 1] == "\\"``: (character, next index)."""
+    r"""Toybox's ``handle_slash`` for the escape after ``text[i - 1] == "\"``: (character, next index)."""
     if i >= len(text):
         return "\\", i
     c = text[i]

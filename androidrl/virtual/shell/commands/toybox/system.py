@@ -41,8 +41,10 @@ def _uname(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("date")
 def _date(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """``date [-u] [+FORMAT]``: the phone's time (its own clock, in ``persist.sys.timezone``), as toybox prints it
-    (``%a %b %e %H:%M:%S %Z %Y`` by default). Setting the time (``date SET``, ``-s``) needs root."""
+    """``date [-u] [+FORMAT]``: the phone's time (its own clock, in ``persist.sys.timezone``), as toybox prints it.
+
+    The format is ``%a %b %e %H:%M:%S %Z %Y`` by default. Setting the time (``date SET``) needs root.
+    """
     args = argv[1:]
     utc = "-u" in args
     args = [a for a in args if a != "-u"]
@@ -84,8 +86,7 @@ def _uptime(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("env")
 def _env(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``env [-i] [-u NAME] [NAME=VALUE...] [COMMAND...]``: the environment, or a command run in a changed
-    one."""
+    """Toybox ``env [-i] [-u NAME] [NAME=VALUE...] [COMMAND...]``: the environment, or a command run in another."""
     args, clear, unset = argv[1:], False, []
     while args and args[0].startswith("-"):
         flag = args.pop(0)
@@ -96,7 +97,7 @@ def _env(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         elif flag == "--":
             break
         else:
-            return fail(f'env: Unknown option \'{flag.lstrip("-")[:1]}\' (see "env --help")\n', 125)
+            return fail(f"env: Unknown option '{flag.lstrip('-')[:1]}' (see \"env --help\")\n", 125)
     environment = {} if clear else {k: v for k, v in sh.variables.items() if k in sh.exported}
     for name in unset:
         environment.pop(name, None)
@@ -109,9 +110,8 @@ def _env(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     sh.variables = {**{k: v for k, v in sh.variables.items() if k not in sh.exported}, **environment}
     sh.exported = set(environment)
     try:
-        if args[0] not in sh.commands or is_builtin(sh.commands[args[0]]):
-            if "/" not in args[0]:
-                return fail(f"env: exec {args[0]}: No such file or directory\n", 127)
+        if (args[0] not in sh.commands or is_builtin(sh.commands[args[0]])) and "/" not in args[0]:
+            return fail(f"env: exec {args[0]}: No such file or directory\n", 127)
         return b"", b"", sh.run_utility(args)
     finally:
         sh.variables, sh.exported = saved
