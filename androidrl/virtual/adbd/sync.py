@@ -138,7 +138,7 @@ class _SyncSession:
         await self.stream.write(*packets)
 
     async def _send(self, spec: str) -> None:
-        path, comma, _mode = spec.rpartition(",")
+        path, comma, mode = spec.rpartition(",")
         data = await self._receive_file()
         fs = self.phone.fs
         try:
@@ -146,6 +146,8 @@ class _SyncSession:
                 target = fs.normalize(path if comma else spec)
                 fs.mkdir(posixpath.dirname(target), parents=True)  # the fixed_push_mkdir feature
                 fs.write(target, data)
+                if comma and mode.isdigit():  # the host file's mode (daemon/file_sync_service.cpp: fchmod)
+                    fs.chmod(target, int(mode) & 0o777)
         except OSError as exc:
             raise _SyncFailure(f"couldn't create file: {exc.strerror}") from exc
         await self.stream.write(_SYNC_HEADER.pack(b"OKAY", 0))
