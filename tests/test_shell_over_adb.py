@@ -99,6 +99,12 @@ def test_a_pushed_script_runs_over_adb_shell_as_mksh_runs_it(served, adb_server,
         "chmod 755 /data/local/tmp/script.sh && /data/local/tmp/script.sh world second",
     )
     assert (result.stdout, result.stderr, result.returncode) == (OUTPUT, ERRORS, 5)
+    # adb push keeps the host file's mode: an executable script runs by its path at once
+    runnable = tmp_path / "run.sh"
+    runnable.write_bytes(b"#!/system/bin/sh\necho ran $#\n")
+    runnable.chmod(0o755)
+    assert adb(adb_server, served.serial, "push", str(runnable), "/data/local/tmp/run.sh").returncode == 0
+    assert adb(adb_server, served.serial, "shell", "/data/local/tmp/run.sh a b").stdout == b"ran 2\n"
 
 
 def test_an_adb_shell_session_takes_commands_over_several_lines(served, adb_server):
