@@ -131,7 +131,7 @@ class Execution:
             child.pid, child.job = job.pid, job
             return child.run_isolated(lambda sub: sub.execute(item))
 
-        job = self.jobs.start(str(item), cancel, run)
+        job = self.jobs.start(self.phone.processes.shell_pid(), cancel, run)
         self.last_job = job.pid
         return job
 
@@ -158,7 +158,7 @@ class Execution:
         child.variables = {k: v for k, v in self.variables.items() if k in self.exported}
         child.exported = set(child.variables)
         child.name, child.script, child.positional = name, script, positional
-        child.io = self.io
+        child.io, child.job = self.io, self.job
         return child
 
     def run_isolated(self, body: Callable[[Shell], int]) -> int:

@@ -26,7 +26,7 @@ from androidrl.virtual.shell import patterns
 from androidrl.virtual.shell.arithmetic import Evaluator
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.execution import Command, Execution, is_builtin
-from androidrl.virtual.shell.jobs import Job, Jobs, new_pid
+from androidrl.virtual.shell.jobs import Job, Jobs
 from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.shell.streams import CLOSED, NO_INPUT, Sink, Streams
 from androidrl.virtual.shell.syntax import RESERVED, ShellSyntaxError, parse
@@ -103,7 +103,7 @@ class Shell(Execution):
         self.options: set[str] = set()
         self.name = "/system/bin/sh"
         self.script: str | None = None
-        self.pid = new_pid()
+        self.pid = phone.processes.shell_pid()
         self.last_job: int | None = None
         self.jobs = Jobs()
         self.signal = 0  # the signal that stopped this shell (a job's), 0 while none did

@@ -9,7 +9,6 @@ that signal (``screenrecord`` finishes its file on ``SIGINT``), and the job then
 
 from __future__ import annotations
 
-import itertools
 import signal as signals
 import threading
 from collections.abc import Callable
@@ -18,20 +17,11 @@ from dataclasses import dataclass, field
 #: Signal names and numbers ``kill`` knows (Linux's, as on Android).
 SIGNALS = {s.name[3:]: int(s) for s in signals.Signals if s.name.startswith("SIG") and not s.name.startswith("SIG_")}
 SIGNAL_NAMES = {number: name for name, number in sorted(SIGNALS.items(), key=lambda item: -item[1])}
-_pids = itertools.count(4100, 3)  # shells and their jobs: pids above the system's and the apps' first ones
-
-
-def new_pid() -> int:
-    """A pid for a new shell process (``$$``) or job (``$!``)."""
-    return next(_pids)
-
-
 @dataclass
 class Job:
     """One background job: its pid, the thread running it and, once done, its exit status."""
 
     pid: int
-    command: str
     cancel: threading.Event
     done: threading.Event = field(default_factory=threading.Event)
     status: int = 0
@@ -45,9 +35,9 @@ class Jobs:
     def __init__(self) -> None:
         self.jobs: dict[int, Job] = {}
 
-    def start(self, command: str, cancel: threading.Event, run: Callable[[Job], int]) -> Job:
-        """Start ``run(job)`` in a thread; the job's status is what it returns."""
-        job = Job(new_pid(), command, cancel)
+    def start(self, pid: int, cancel: threading.Event, run: Callable[[Job], int]) -> Job:
+        """Start ``run(job)`` in a thread (``cancel`` is what a signal sets); the job's status is what it returns."""
+        job = Job(pid, cancel)
 
         def main() -> None:
             try:
