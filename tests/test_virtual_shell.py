@@ -433,6 +433,14 @@ def test_read_takes_one_line_of_the_clients_input_and_leaves_the_rest(phone):
         ("ls -d /sdcard/*/ | head -2", "/sdcard/Android/\n/sdcard/DCIM/\n"),
         ("touch /sdcard/f; ls -d /sdcard/*/ | grep -v '/$' | wc -l", "0\n"),  # the trailing slash: directories only
         ("ls /sdcard/Download /sdcard/Music", "/sdcard/Download:\n\n/sdcard/Music:\n"),
+        ("expr 1 + 2 \\* 3; expr abc : 'a\\(.\\)'; expr 5 = 5", "7\nb\n1\n"),
+        ("nproc; realpath /sdcard/../sdcard/x; nohup echo hup", "4\n/sdcard/x\nhup\n"),
+        ("timeout 0.1 sleep 3; echo $?; timeout 5 true; echo $?", "124\n0\n"),
+        (
+            "mkdir /sdcard/e; rmdir /sdcard/e; ls -d /sdcard/e 2>/dev/null; mktemp -d | grep -c '^/data/local/tmp/tmp'",
+            "1\n",
+        ),
+        ("free | head -2 | tail -1 | awk '{ print $2 }'", "4111888384\n"),  # MemTotal of /proc/meminfo, in bytes
     ],
 )
 def test_toybox_tools(phone, line, stdout):

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 #: Signal names and numbers ``kill`` knows (Linux's, as on Android).
 SIGNALS = {s.name[3:]: int(s) for s in signals.Signals if s.name.startswith("SIG") and not s.name.startswith("SIG_")}
 SIGNAL_NAMES = {number: name for name, number in sorted(SIGNALS.items(), key=lambda item: -item[1])}
+
+
 @dataclass
 class Job:
     """One background job: its pid, the thread running it and, once done, its exit status."""

@@ -37,6 +37,7 @@ from androidrl.virtual.shell.commands.toybox import (  # noqa: F401 (toybox's to
     files,
     filters,
     find,
+    misc,
     net,
     sed,
     strings,
