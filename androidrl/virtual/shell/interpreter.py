@@ -47,6 +47,8 @@ ENVIRONMENT = {
     "TMPDIR": "/data/local/tmp",
     "PWD": "/",
 }
+#: The cancel event of a shell nobody can interrupt: never set.
+_NEVER = threading.Event()
 # A simple command with nothing to expand, quote, redirect or assign: its words are its fields.
 _PLAIN = re.compile(r"[ \t]*[A-Za-z0-9_./:@%,+-]+(?:[ \t]+[A-Za-z0-9_./:@%,=+-]+)*[ \t]*")
 
@@ -89,7 +91,7 @@ class Shell(Execution):
     ) -> None:
         self.phone = phone
         self.commands = commands
-        self.cancel = cancel or threading.Event()
+        self.cancel = cancel or _NEVER  # (nothing sets a shell's cancel but the one who gave it)
         self.deadline = deadline
         self.depth = depth
         self.sink = sink
@@ -105,7 +107,7 @@ class Shell(Execution):
         self.script: str | None = None
         self.pid = phone.processes.shell_pid()
         self.last_job: int | None = None
-        self.jobs = Jobs()
+        self._jobs: Jobs | None = None  # (made when the first job starts: most shells start none)
         self.signal = 0  # the signal that stopped this shell (a job's), 0 while none did
         self.line = 1
         self.io = Streams(NO_INPUT, {1: CLOSED, 2: CLOSED})
@@ -197,9 +199,17 @@ class Shell(Execution):
             action, self.exit_trap = self.exit_trap, None
             with contextlib.suppress(ShellExit):
                 self.run_program(action)
-        if self.jobs.running() and not self.interrupted:
-            self.jobs.wait(None, lambda: self.interrupted)
-        self.jobs.stop_all()
+        if self._jobs is not None:
+            if self._jobs.running() and not self.interrupted:
+                self._jobs.wait(None, lambda: self.interrupted)
+            self._jobs.stop_all()
+
+    @property
+    def jobs(self) -> Jobs:
+        """The background jobs this shell started."""
+        if self._jobs is None:
+            self._jobs = Jobs()
+        return self._jobs
 
     def error(self, message: str, line: int | None = None) -> None:
         """Print ``message`` with mksh's prefix: ``/system/bin/sh: `` (``FILE[line]: `` in a script)."""
