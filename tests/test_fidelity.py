@@ -186,6 +186,23 @@ def test_stdin_reaches_the_command(phones, adb_server):
     assert adb(adb_server, server.serial, "shell", "cat /sdcard/f.txt").stdout == b"typed\n"
     assert adb(adb_server, server.serial, "exec-in", "cat > /sdcard/g.bin", stdin=bytes(range(256))).returncode == 0
     assert adb(adb_server, server.serial, "exec-out", "cat /sdcard/g.bin").stdout == bytes(range(256))
+    # exec-in closes its stream right after the input, as the real adb does: the command still runs to its end
+    # (a command still busy when the close came was cancelled with it, its file never written)
+    assert (
+        adb(
+            adb_server,
+            server.serial,
+            "exec-in",
+            "cat > /sdcard/h0; sleep 0.3; cat /sdcard/h0 > /sdcard/h.bin",
+            stdin=b"late",
+        ).returncode
+        == 0
+    )
+    for _ in range(50):
+        if adb(adb_server, server.serial, "exec-out", "cat /sdcard/h.bin").stdout == b"late":
+            break
+        time.sleep(0.1)
+    assert adb(adb_server, server.serial, "exec-out", "cat /sdcard/h.bin").stdout == b"late"
     # a command that does not read stdin does not wait for it (clients that never close it)
     assert adb(adb_server, server.serial, "shell", "echo ran", timeout=10).stdout == b"ran\n"
 

@@ -514,13 +514,3 @@ def test_system_bin_lists_every_tool_of_the_registry(phone):
     assert set(listed) < set(COMMANDS)
     assert run(phone, "ls -l /system/bin/sh")[0].startswith("-rwxr-xr-x 1 root shell ")
     assert run(phone, "rm /system/bin/ls")[1] == "rm: /system/bin/ls: Read-only file system\n"
-
-
-def test_df_reports_the_storage_from_the_file_system(phone):
-    before = run(phone, "df /sdcard")[0].splitlines()
-    assert before[0] == "Filesystem     1K-blocks Used Available Use% Mounted on"
-    size, used, available = phone.fs.capacity()
-    assert before[1].split() == ["/dev/fuse", str(size // 1024), "0", str(available // 1024), "0%", "/storage/emulated"]
-    phone.fs.write("/sdcard/big", bytes(5 * 1024 * 1024))
-    after = run(phone, "df /data")[0].splitlines()[1].split()
-    assert after[:3] == ["/dev/block/dm-5", str(size // 1024), str(5 * 1024)]

@@ -59,7 +59,7 @@ def list_devices(args: argparse.Namespace) -> int:
     from androidrl.errors import DeviceError
 
     if args.cluster:
-        from androidrl.node import list_cluster_devices
+        from androidrl.node.command import list_cluster_devices
 
         return list_cluster_devices(args.address)
 

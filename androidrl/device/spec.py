@@ -9,7 +9,7 @@ callers, and :meth:`DeviceSpec.parse` is its only reader.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from androidrl.device.base import Device
@@ -24,7 +24,8 @@ class DeviceSpec:
 
     Write it as a string: ``"emulator-5554"``, ``"192.168.1.7:5555"`` (adb serials), or
     ``"virtual"`` / ``"virtual:360x800"`` / ``"virtual:360x800@160"`` (a virtual phone of that
-    size and density), or build it with :meth:`virtual_phone`.
+    size and density), or build it with :meth:`virtual_phone` (which also takes the phone's
+    seeded ``content``: ``{"contacts": 20, "messages": 15}``).
     """
 
     serial: str
@@ -34,11 +35,16 @@ class DeviceSpec:
     density: int = 420
     adb_host: str = "127.0.0.1"
     adb_port: int | None = None
+    content: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def virtual_phone(cls, width: int = 1080, height: int = 2400, density: int = 420) -> DeviceSpec:
-        """A virtual phone of this size and density."""
-        return cls(f"virtual:{width}x{height}@{density}", True, width, height, density)
+    def virtual_phone(
+        cls, width: int = 1080, height: int = 2400, density: int = 420, content: Mapping[str, int] | None = None
+    ) -> DeviceSpec:
+        """A virtual phone of this size and density, holding ``content`` (kind -> count) seeded from its seed."""
+        return cls(
+            f"virtual:{width}x{height}@{density}", True, width, height, density, content=tuple((content or {}).items())
+        )
 
     @classmethod
     def parse(cls, text: str, adb_host: str = "127.0.0.1", adb_port: int | None = None) -> DeviceSpec:
@@ -87,6 +93,7 @@ class DeviceSpec:
                 height=self.height,
                 density=self.density,
                 seed=seed + index,
+                content=dict(self.content) or None,
             )
         from androidrl.device.adb import AdbDevice
 

@@ -43,8 +43,9 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from androidrl import pools
 from androidrl.errors import TaskError
-from androidrl.tasks import placeholders, pools
+from androidrl.tasks import placeholders
 from androidrl.tasks.schema import Model
 from androidrl.tasks.steps import CHILDREN, PARENT_ID
 from androidrl.validation import format_errors

@@ -245,7 +245,12 @@ def launch_command(launch: Launch) -> str:
 
 
 def bind(column: str, value: Any) -> str:
-    """A ``content`` binding ``column:type:value`` (s text, b boolean, i/l int, d real, n null)."""
+    r"""A ``content`` binding ``column:type:value`` (s text, b boolean, i/l int, d real, n null).
+
+    A ``:`` or ``\`` in the column or a text value is escaped with a backslash, as Android 14's
+    ``content`` splits a binding (cmds/content Content.java ``splitWithEscaping``).
+    """
+    column = _escape_binding(column)
     if value is None:
         return f"{column}:n:"
     if isinstance(value, bool):
@@ -254,7 +259,11 @@ def bind(column: str, value: Any) -> str:
         return f"{column}:{'i' if -(2**31) <= value < 2**31 else 'l'}:{value}"
     if isinstance(value, float):
         return f"{column}:d:{value!r}"
-    return f"{column}:s:{value}"
+    return f"{column}:s:{_escape_binding(str(value))}"
+
+
+def _escape_binding(text: str) -> str:
+    return text.replace("\\", "\\\\").replace(":", "\\:")
 
 
 def insert_command(uri: str, row: dict[str, Any]) -> str:

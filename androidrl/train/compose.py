@@ -63,6 +63,8 @@ def run_spec(
     if not device.virtual and (device.adb_host, device.adb_port) != ("127.0.0.1", None):
         where |= {"adb_host": device.adb_host, "adb_port": device.adb_port}
     screen = {"width": device.width, "height": device.height, "density": device.density} if device.virtual else {}
+    if device.content:
+        screen["content"] = dict(device.content)
     env = config.env.model_dump(mode="json", exclude_none=True)
     settings = wrapper_settings(config) | ({"monitor": True} if monitor else {})
     return pixel_spec(config.task_spec(evaluation), **where, **screen, seed=seed, **settings, **env)

@@ -4,7 +4,7 @@ A config file (see ``configs/quickstart.yaml``)::
 
     experiment: quickstart
     seed: 0
-    devices: {virtual: {count: 2, width: 360, height: 800, density: 160}}
+    devices: {virtual: {count: 2, width: 360, height: 800, density: 160, content: {contacts: 20}}}
     task: tap-target
     observation: {shape: [84, 40]}
     action: {type: grid, rows: 7, cols: 3, swipes: false, back: false, home: false}
@@ -64,6 +64,7 @@ from androidrl.tasks.registry import make_task
 from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
+from androidrl.virtual.system.content.seed import check_content
 from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -126,17 +127,27 @@ class Plugin(_Model):
 
 
 class VirtualDevices(_Model):
-    """Virtual phones, one per worker process."""
+    """Virtual phones, one per worker process.
+
+    ``content`` is what each phone starts with, drawn from its seed: ``{contacts: 20, events: 10,
+    messages: 15, calls: 10, files: 8, photos: 6, alarms: 3}`` (any of them).
+    """
 
     count: int = Field(default=2, ge=1, le=64)
     width: int = 360
     height: int = 800
     density: int = 160
+    content: dict[str, int] | None = None
 
     @model_validator(mode="after")
     def _screen(self) -> VirtualDevices:
         check_screen(self.width, self.height, self.density)  # (a ValueError: pydantic names the key path)
         return self
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, content: dict[str, int] | None) -> dict[str, int] | None:
+        return None if content is None else check_content(content)
 
 
 class AdbServer(_Model):
@@ -176,7 +187,7 @@ class Devices(_Model):
                 raise NestedErrors([("serials", str(err))]) from None
         else:
             v = self.virtual
-            self._specs = [DeviceSpec.virtual_phone(v.width, v.height, v.density)] * v.count
+            self._specs = [DeviceSpec.virtual_phone(v.width, v.height, v.density, v.content)] * v.count
         return self
 
     def specs(self) -> list[DeviceSpec]:

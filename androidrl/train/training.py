@@ -96,6 +96,15 @@ def _full_disk(run: Run, err: OSError) -> CheckpointError:
     )
 
 
+def _device_lost(run: Run, model: Any, err: WorkerError) -> WorkerError:
+    """The error that stops a training whose device is gone for good, after a checkpoint of the model so far."""
+    try:
+        saved = f"saved {save_checkpoint(run, model)}; continue with --resume {run.directory} once it is back"
+    except OSError as failed:
+        saved = f"no checkpoint saved ({failed.strerror or failed})"
+    return WorkerError(f"{err}; training stopped ({saved})", err.indices, err.serials)
+
+
 @contextlib.contextmanager
 def _quiet_full_disk_in_threads():
     """A full disk in a writer thread (TensorBoard's) is said once, by the training that stops on it.
@@ -145,7 +154,8 @@ def train(
     With ``resume``, the model is loaded from the run's newest checkpoint that loads (safely:
     nothing in it is unpickled; older ones are tried in turn, and each skipped one is named)
     and training continues to ``training.total_timesteps`` with the step counter intact.
-    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``).
+    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``); so
+    does a device down for good (a :class:`~androidrl.vector.WorkerError`, raised again).
     With ``init_from`` (a run directory or a model ``.zip``), a new run starts from that
     model's weights (rl-zoo3's ``--trained-agent``): fine-tuning, with its own step count.
     ``on_evaluation(steps, summary)`` is called after each periodic evaluation; returning
@@ -156,6 +166,8 @@ def train(
         CheckpointError: A checkpoint, an evaluation or the TensorBoard log could not be
             written (a full disk, say): training stops, naming the file or directory; every
             checkpoint written before is intact.
+        WorkerError: A device stayed down longer than ``vector.max_down_seconds`` (or a worker
+            failed beyond its restarts); the message names the checkpoint saved first.
     """
     config = run.config
     set_torch_threads(config)
@@ -192,6 +204,8 @@ def train(
             path = save_checkpoint(run, model)
             name = signal.Signals(stopped_by).name
             print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
+        except WorkerError as err:  # a device down for good: keep what was learned before saying so
+            raise _device_lost(run, model, err) from None
         except OSError as err:  # (checkpoints and evaluations say which file themselves: CheckpointError)
             if err.errno not in FULL_DISK:
                 raise

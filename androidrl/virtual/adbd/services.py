@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 from androidrl.virtual.adbd.daemon import Adbd
 from androidrl.virtual.adbd.shell import exec_service, shell_service
 from androidrl.virtual.adbd.sync import sync_service
-from androidrl.virtual.adbd.transport import Connection, Service, Stream
+from androidrl.virtual.adbd.transport import Connection, Service, Stream, StreamClosed
+from androidrl.virtual.shell.stdin import Stdin
 
 
 def route(adbd: Adbd, name: str) -> Service | None:
@@ -42,20 +43,44 @@ def route(adbd: Adbd, name: str) -> Service | None:
 async def _abb_exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
     r"""``abb_exec:SERVICE\0ARG...``: a binder shell command (``cmd SERVICE ARG...``).
 
-    With ``-S SIZE`` (``adb install``), that many bytes of the stream are the command's stdin.
+    With ``-S SIZE`` (``adb install``), the next SIZE bytes of the stream are the command's
+    stdin, handed over as they arrive. What the command leaves unread (``pm install`` refusing
+    an APK too big for the phone) is read and dropped, so the client gets to read the answer.
     """
     args = arg.split("\0")
-    stdin = b""
+    stdin: bytes | Stdin = b""
     sizes = [value for flag, value in zip(args, args[1:]) if flag == "-S"]
+    feeder = None
     if sizes:
         size = sizes[-1]  # adb puts its own -S last, to override the user's
         if not size.isdigit():
             await stream.write(f"Error: invalid size {size!r} after -S\n".encode())
             return
-        stdin = await stream.read_exactly(int(size))
+        stdin = Stdin()
+        feeder = asyncio.create_task(_feed_exactly(stream, stdin, int(size)))
     command = shlex.join(["cmd", *args])
-    result = await adbd.run_shell(command, stdin=stdin, cancel=stream.cancel)
+    try:
+        result = await adbd.run_shell(command, stdin=stdin, cancel=stream.cancel)
+        if feeder is not None:
+            stdin.close()  # the rest of the SIZE bytes, if any, is dropped as it comes
+            await feeder
+    finally:
+        if feeder is not None:
+            feeder.cancel()
     await stream.write(result.stdout + result.stderr)
+
+
+async def _feed_exactly(stream: Stream, stdin: Stdin, size: int) -> None:
+    """The next ``size`` bytes of the host's data into ``stdin`` (dropped once it is closed), then close it."""
+    try:
+        while size > 0 and (data := await stream.read()) is not None:
+            data = data[:size]  # (a host's data beyond SIZE is not the command's)
+            size -= len(data)
+            stdin.feed(data)
+    except StreamClosed:
+        pass
+    finally:
+        stdin.close()
 
 
 async def _reboot_service(adbd: Adbd, stream: Stream, arg: str) -> None:

@@ -1,8 +1,8 @@
 """The shell services: ``shell:`` (with or without shell protocol v2; interactive when empty) and ``exec:``.
 
 A command runs in a worker thread of the adbd (:meth:`Adbd.run_shell`); its output goes to
-the client as it is produced, the client's input is its stdin as it arrives, and a stream
-the host closes (the client went away) cancels it.
+the client as it is produced, the client's input is its stdin as it arrives, and a shell stream
+the host closes (the client went away) cancels it; an ``exec:`` stream's close ends its stdin.
 """
 
 from __future__ import annotations
@@ -32,10 +32,25 @@ async def exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
     """
     stdin = Stdin()
     feeder = asyncio.create_task(_feed(stdin, _raw_input(stream)))
+    # The host closing the stream is the end of the command's stdin, not of the command: `exec-in`
+    # closes right after its input (as the real adb does), and `cat > f` must still write `f`.
+    # Output to a closed stream stops the command, as SIGPIPE stops it on a device.
+    broken_pipe = threading.Event()
+
+    async def emit(chunks: list[tuple[int, bytes]]) -> None:
+        try:
+            if not stream.closed:
+                await stream.write(*(data for _, data in chunks))
+                return
+        except StreamClosed:
+            pass
+        broken_pipe.set()
+
+    job = asyncio.ensure_future(_run_streaming(adbd, arg, stdin, broken_pipe, emit))
     try:
-        await _run_streaming(adbd, arg, stdin, stream.cancel, lambda chunks: stream.write(*(d for _, d in chunks)))
-    finally:
-        feeder.cancel()
+        await asyncio.shield(job)
+    finally:  # (when the host closed the stream the feeder first hands on what came, then closes stdin)
+        job.add_done_callback(lambda _: feeder.cancel())
 
 
 async def _raw_input(stream: Stream) -> AsyncIterator[bytes]:

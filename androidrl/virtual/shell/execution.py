@@ -11,6 +11,7 @@ special builtins, then functions, then the phone's commands (the registry: built
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import threading
 from collections.abc import Callable
@@ -376,11 +377,22 @@ class Execution:
             stdout, stderr, code = command(self, argv, io.stdin)
         finally:
             self.live = saved
-        if stdout:
-            io.out.append(stdout)
-        if stderr:
-            io.err.append(stderr)
+        try:
+            if stdout:
+                io.out.append(stdout)
+            if stderr:
+                io.err.append(stderr)
+        except OSError as exc:  # a redirection's file ran out of space (it holds what fitted)
+            with contextlib.suppress(OSError):
+                io.err.append(self.write_error(command, argv[0], exc.strerror))
+            return 1
         return code
+
+    def write_error(self, command: Command, name: str, strerror: str) -> bytes:
+        """What a command says when its output cannot be written: mksh's builtins (``c_print``), toybox's ``xwrite``."""
+        if is_builtin(command) or name in ("echo", "pwd", "kill", "test", "[", "true", "false"):
+            return f"{self.prefix()}{name}: write: {strerror}\n".encode()
+        return f"{name}: xwrite: {strerror}\n".encode()
 
     def run_path(self, argv: list[str]) -> int:
         """A command named by a path: a tool of ``/system/bin``, or a script on the phone (mksh's ``search_access``)."""

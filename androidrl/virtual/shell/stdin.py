@@ -31,8 +31,10 @@ class Stdin:
         return stdin
 
     def feed(self, data: bytes) -> None:
-        """More input from the client."""
+        """More input from the client (dropped once closed: no command reads it any more)."""
         with self._arrived:
+            if self._closed:
+                return
             self._chunks.append(data)
             self._arrived.notify_all()
 

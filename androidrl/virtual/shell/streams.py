@@ -8,7 +8,7 @@ script reads from in turn, as a device's commands share their file descriptor 0.
 
 from __future__ import annotations
 
-import contextlib
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,8 +35,12 @@ class FileOut:
 
     def append(self, data: bytes) -> None:
         if data:
-            with contextlib.suppress(OSError):  # the file went away: a device's write fails too, silently for sh
+            try:
                 self.write_file(self.path, data, append=True)
+            except OSError as exc:
+                if exc.errno == errno.ENOSPC:  # the writer reports it (the file holds what fitted)
+                    raise
+                # (the file went away meanwhile: the descriptor's writes would still work, to no file)
 
 
 class Closed:

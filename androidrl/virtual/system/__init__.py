@@ -16,8 +16,10 @@ Rooms:
 * ``power``: on, rebooting, off. ``settings_provider``, ``radios``, ``props``, ``logd``,
   ``fs``: the ``settings`` tables, Wi-Fi/Bluetooth/airplane mode, system properties, the
   log buffers and the file system.
+* ``content/``: the content providers of the installed packages (AOSP's contacts, call log,
+  SMS, calendar, alarms, MediaStore and settings providers among them) and the seeded content.
 
 New services get a module here (notifications, clipboard, alarms, keyguard beside
-``power``), or a folder when they have parts (content providers); what apps see of them goes
+``power``), or a folder when they have parts (as ``content/``); what apps see of them goes
 into ``Context``.
 """

@@ -29,6 +29,7 @@ class ActivityManager:
         processes: The process table: an app's process starts with its first activity.
         log: The phone's log, where starts and stops are written as ActivityTaskManager writes them.
         sdk: The SDK level (the log's wording differs between releases).
+        content_type: The MIME type a ``content:`` URI's provider gives it (``resolveTypeIfNeeded``).
     """
 
     def __init__(
@@ -42,7 +43,9 @@ class ActivityManager:
         processes: Processes | None = None,
         log: LogBuffer | None = None,
         sdk: int = 34,
+        content_type: Callable[[str], str | None] | None = None,
     ) -> None:
+        self._content_type = content_type
         self.processes = processes or Processes()
         self.log = log or LogBuffer()
         self.sdk = sdk
@@ -114,16 +117,18 @@ class ActivityManager:
             app = self.packages.get(intent.component[0])
             cls = intent.component[1]
             return (app, cls) if app is not None and cls in app.activities else None
-        if intent.package is not None:
-            app = self.packages.get(intent.package)
-            if app is None:
-                return None
-            cls = app.actions.get(intent.action or "") or (app.main if intent.action in (None, ACTION_MAIN) else None)
-            return (app, cls) if cls else None
+        mime = intent.type
+        if mime is None and intent.scheme == "content" and self._content_type is not None:
+            mime = self._content_type(intent.data or "")
+        best: tuple[int, App, str] | None = None
         for app in self.packages.installed():
-            if intent.action in app.actions:
-                return app, app.actions[intent.action]
-        return None
+            if (intent.package is not None and app.package != intent.package) or not self.packages.enabled(app):
+                continue
+            for found in app.intent_filters():
+                better = best is None or found.priority > best[0]  # (ties: the first; Android asks the user)
+                if better and found.activity in app.activities and found.matches(intent, mime):
+                    best = (found.priority, app, found.activity)
+        return (best[1], best[2]) if best else None
 
     def start_activity(self, intent: Intent) -> str:
         """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.

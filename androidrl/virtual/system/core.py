@@ -16,17 +16,20 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.clock import Clock
+from androidrl.virtual.system.content.seed import seed_content
+from androidrl.virtual.system.content.service import ContentService
 from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
-from androidrl.virtual.system.fs import VirtualFileSystem
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.logd import LogBuffer
@@ -87,6 +90,10 @@ class PhoneCore:
         boot_seconds: How long ``reboot`` keeps the phone offline.
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
         clock: The phone's clock (default: a realtime one from :data:`~androidrl.virtual.system.clock.DEFAULT_START`).
+        storage: Bytes its files may hold (``/data``, which ``/sdcard`` lives on; ``df`` shows it).
+        content: How many of each kind of seeded content the phone starts with (``{"contacts": 20,
+            "events": 10, "messages": 15, "calls": 10, "files": 8, "photos": 6, "alarms": 3}``), drawn
+            from ``seed`` (:mod:`androidrl.virtual.system.content.seed`).
 
     Attributes:
         lock: The re-entrant lock every part holds while it changes or reads shared state.
@@ -105,6 +112,7 @@ class PhoneCore:
         power: Online, rebooting or off.
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
+        content: The content providers of the installed packages (``content``; apps' ``context.content``).
     """
 
     def __init__(
@@ -122,6 +130,8 @@ class PhoneCore:
         boot_seconds: float = 1.0,
         app_from_apk: Callable[[str], App] | None = None,
         clock: Clock | None = None,
+        storage: int = DEFAULT_CAPACITY,
+        content: Mapping[str, int] | None = None,
     ) -> None:
         self.lock = threading.RLock()
         #: The adb shell runs as root (``adb root`` on a userdebug build).
@@ -137,18 +147,28 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.fs.mount("/proc", proc_files(self.clock, self.processes))
         self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
+        self.content = ContentService(
+            self.apps,
+            lock=self.lock,
+            now_ms=self.clock.now_ms,
+            log=lambda package, tag, message, priority: self.app_log(package, tag, message, priority),
+            on_change=self.invalidate,
+            files=self.fs,
+            settings=self.settings,
+        )
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
             stop=lambda package: self.activities.force_stop(package),
-            on_change=self.invalidate,
+            on_change=self._packages_changed,
             app_from_apk=app_from_apk,
+            on_clear=self.content.clear,
         )
         self._rng = np.random.default_rng(seed)
         context = Context(
@@ -160,6 +180,7 @@ class PhoneCore:
             finish_activity=self.finish_activity,
             invalidate=self.invalidate,
             next_seed=self.next_seed,
+            content=self.content.resolver,
             log=self.app_log,
         )
         self.activities = ActivityManager(
@@ -171,6 +192,7 @@ class PhoneCore:
             processes=self.processes,
             log=self.log,
             sdk=sdk,
+            content_type=self._content_type,
         )
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
@@ -178,11 +200,25 @@ class PhoneCore:
         self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
         self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
+        self.content.sync()
+        if content:
+            seed_content(self.content.resolver, self.fs, self.clock, seed, content)
         self._boot()
 
     def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
         """An app writes to the log (``Log.i(tag, message)``) from its own process."""
         self.log.write(tag, message, priority, pid=self.processes.pid(package) or 0)
+
+    def _packages_changed(self) -> None:
+        self.content.sync()  # an installed package's providers come, an uninstalled one's go
+        self.invalidate()
+
+    def _content_type(self, uri: str) -> str | None:
+        """``Intent.resolveTypeIfNeeded``: the MIME type the provider of a ``content:`` URI gives it."""
+        try:
+            return self.content.resolver.get_type(uri)
+        except ProviderError:
+            return None
 
     def _radio_log(self, tag: str, message: str) -> None:
         self.log.write(tag, message, buffer="main", pid=SYSTEM_SERVER)
@@ -197,12 +233,13 @@ class PhoneCore:
     _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes", "clock")
 
     def save_snapshot(self, name: str) -> None:
-        """Keep the whole phone as it is — settings, files, screen size, apps, their data and activities — as ``name``.
+        """Keep the whole phone as it is — settings, files, providers, apps, activities... — as ``name``.
 
         Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
         """
         with self.lock:
-            self._snapshots[name] = {**copy.deepcopy(self._state(), self._shared()), "log": self.log.state()}
+            state = copy.deepcopy(self._state(), self._shared())
+            self._snapshots[name] = {**state, "log": self.log.state(), "content": self.content.state()}
             self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
             self._snapshot_info[name] = SnapshotInfo(
                 name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
@@ -217,13 +254,14 @@ class PhoneCore:
         with self.lock:
             if name not in self._snapshots:
                 raise KeyError(f"no snapshot named {name!r}")
-            saved = self._snapshots[name]  # (its log lines are immutable: shared, not copied)
-            state = copy.deepcopy({k: v for k, v in saved.items() if k != "log"}, self._shared())
+            saved = self._snapshots[name]  # (its log lines and database images are immutable: shared, not copied)
+            state = copy.deepcopy({k: v for k, v in saved.items() if k not in ("log", "content")}, self._shared())
             for part, values in state["parts"].items():
                 vars(getattr(self, part)).clear()
                 vars(getattr(self, part)).update(values)
             self.apps.clear()
             self.apps.update(state["apps"])
+            self.content.restore(saved["content"])
             self.activities.restore(state["tasks"])
             self.props.clear()
             self.props.update(state["props"])
@@ -257,7 +295,7 @@ class PhoneCore:
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios, self.clock)
+        keep += (self.radios, self.clock, self.content)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 

@@ -5,6 +5,10 @@ writable, the rest is read-only or hidden, and ``/storage/emulated/0`` is ``/sdc
 Some directories show files made on demand from the phone's state (:meth:`VirtualFileSystem.mount`:
 ``/proc``, ``/system/bin``). Errors are the built-in :class:`OSError` subclasses, so shell
 commands can print the usual ``strerror`` text.
+
+Both writable trees live on ``/data``, as on a phone (``/sdcard`` is ``/data/media/0``
+behind a FUSE mount), and share its ``capacity``: a write that does not fit fills what is
+left and fails with ENOSPC, "No space left on device", as a full disk does.
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ _INITIAL_DIRS = (
     "/etc",
 )
 _SPECIAL = {"/dev/null", "/dev/zero", "/dev/tty"}
-#: The size of the phone's storage (``/data``, which ``/sdcard`` lives on): what ``df`` reports.
-CAPACITY_BYTES = 6 * 1024**3
+#: The storage of a phone unless told otherwise (the files are kept in the host's memory).
+DEFAULT_CAPACITY = 256 * 2**20
 #: A mounted directory's files: name -> (its contents when read, its mode).
 MountedFiles = dict[str, tuple[Callable[[], bytes], int]]
 
@@ -56,24 +60,39 @@ class FileStat:
 
 
 class VirtualFileSystem:
-    """Files as bytes keyed by absolute path, plus a set of directories."""
+    """Files as bytes keyed by absolute path, plus a set of directories.
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    Args:
+        clock: The phone's wall time, for the files' times.
+        capacity: Bytes the files may hold together (the ``/data`` partition's size).
+
+    Raises:
+        ValueError: A capacity below one byte.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.time, capacity: int = DEFAULT_CAPACITY) -> None:
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"storage capacity must be a positive number of bytes, got {capacity!r}")
         self._clock = clock  # the phone's wall time: files get its times, not the host's
+        self.capacity = capacity
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, int] = {}
         self._modes: dict[str, int] = {}  # permission bits chmod set (files and dirs without one: the defaults)
         self._dirs: set[str] = set(_INITIAL_DIRS)
         self._mounts: dict[str, Callable[[], MountedFiles]] = {}
+        self._used = 0
 
     def used_bytes(self) -> int:
         """How many bytes the files hold."""
-        return sum(map(len, self._files.values()))
+        return self._used
 
-    def capacity(self) -> tuple[int, int, int]:
-        """(size, used, available) of the storage in bytes, as ``df`` reports them (the one place they come from)."""
-        used = self.used_bytes()
-        return CAPACITY_BYTES, used, max(0, CAPACITY_BYTES - used)
+    def free_bytes(self) -> int:
+        """How many more bytes fit."""
+        return max(0, self.capacity - self._used)
+
+    def entries(self) -> int:
+        """How many files and directories there are (the inodes ``df -i`` counts)."""
+        return len(self._files) + len(self._dirs)
 
     def mount(self, path: str, files: Callable[[], MountedFiles]) -> None:
         """Show ``files()`` — read-only files made when read — in directory ``path`` (``/proc``, ``/system/bin``)."""
@@ -152,7 +171,12 @@ class VirtualFileSystem:
         return self._files[path]
 
     def write(self, path: str, data: bytes, append: bool = False) -> None:
-        """Create or replace (or append to) file ``path``; its directory must exist."""
+        """Create or replace (or append to) file ``path``; its directory must exist.
+
+        Raises:
+            OSError: ENOSPC when ``data`` does not fit: the file then holds what fitted, as
+                after a write(2) that ran out of space.
+        """
         if path in _SPECIAL:
             return
         if path in self._dirs:
@@ -161,8 +185,16 @@ class VirtualFileSystem:
         if parent not in self._dirs:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
         self._check_writable(path)
-        self._files[path] = (self._files.get(path, b"") + data) if append else bytes(data)
+        old = self._files.get(path, b"")
+        room = self.free_bytes() + (0 if append else len(old))  # (O_TRUNC gives the old bytes back first)
+        fits = len(data) <= room
+        data = bytes(data if fits else data[:room])
+        content = old + data if append else data
+        self._used += len(content) - len(old)
+        self._files[path] = content
         self._mtimes[path] = int(self._clock())
+        if not fits:
+            raise OSError(errno.ENOSPC, "No space left on device", path)
 
     def mkdir(self, path: str, parents: bool = False) -> None:
         """Create directory ``path`` (and its parents with ``parents=True``, like ``mkdir -p``)."""
@@ -185,7 +217,7 @@ class VirtualFileSystem:
         """Delete file ``path``, or directory ``path`` and everything in it when ``recursive``."""
         if path in self._files:
             self._check_writable(path)
-            del self._files[path]
+            self._used -= len(self._files.pop(path))
             self._mtimes.pop(path, None)
             self._modes.pop(path, None)
         elif path in self._dirs:
@@ -196,7 +228,7 @@ class VirtualFileSystem:
                 raise PermissionError(errno.EACCES, "Permission denied", path)
             prefix = path + "/"
             for name in [f for f in self._files if f.startswith(prefix)]:
-                del self._files[name]
+                self._used -= len(self._files.pop(name))
             self._dirs = {d for d in self._dirs if d != path and not d.startswith(prefix)}
         else:
             if self._mounted(path) is not None:

@@ -26,6 +26,7 @@ class PackageManager:
         stop: Stops every task and the process of a package (``am force-stop``).
         on_change: Runs after a package was installed or removed (the screen must be rebuilt).
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
+        on_clear: Runs after ``pm clear`` wiped a package's data (its content providers are wiped too).
     """
 
     def __init__(
@@ -36,8 +37,10 @@ class PackageManager:
         stop: Callable[[str], None],
         on_change: Callable[[], None],
         app_from_apk: Callable[[str], App] | None = None,
+        on_clear: Callable[[str], None] | None = None,
     ) -> None:
         self.apps = apps
+        self._on_clear = on_clear
         self._lock = lock
         self._stop = stop
         self._on_change = on_change
@@ -79,6 +82,8 @@ class PackageManager:
                 return False
             self._stop(package)
             app.data.clear()
+            if self._on_clear is not None:
+                self._on_clear(package)
             return True
 
     def grant(self, package: str, permission: str) -> None:

@@ -28,11 +28,24 @@ DEFAULTS: dict[str, dict[str, str]] = {
 
 
 class SettingsStore:
-    """Three tables of string settings; ``on_change`` runs after every write."""
+    """Three tables of string settings; ``on_change`` runs after every write.
+
+    Each setting has an id, renewed by every write (``SettingsState.Setting``'s ``mId``, from the
+    table's ``mNextId``): the ``_id`` column of ``content query --uri content://settings/...``.
+    """
 
     def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._tables = {ns: dict(values) for ns, values in DEFAULTS.items()}
+        self._ids: dict[str, dict[str, int]] = {ns: {} for ns in DEFAULTS}  # of the values written since
+        self._next_id = {ns: len(values) + 1 for ns, values in DEFAULTS.items()}
         self._on_change = on_change
+
+    def setting_id(self, namespace: str, key: str) -> int | None:
+        """The id of ``key``'s current value (a default's: its place among the defaults), or None when unset."""
+        if key not in self._tables[namespace]:
+            return None
+        written = self._ids[namespace].get(key)
+        return written if written is not None else list(DEFAULTS[namespace]).index(key) + 1
 
     def get(self, namespace: str, key: str) -> str | None:
         """The value of ``key``, or None when unset (``settings get`` prints ``null``)."""
@@ -41,12 +54,15 @@ class SettingsStore:
     def put(self, namespace: str, key: str, value: str) -> None:
         """Set ``key`` to ``value``."""
         self._tables[namespace][key] = value
+        self._ids[namespace][key] = self._next_id[namespace]
+        self._next_id[namespace] += 1
         if self._on_change is not None:
             self._on_change()
 
     def delete(self, namespace: str, key: str) -> int:
         """Remove ``key``; the number of rows deleted (0 or 1)."""
         removed = self._tables[namespace].pop(key, None) is not None
+        self._ids[namespace].pop(key, None)
         if removed and self._on_change is not None:
             self._on_change()
         return int(removed)

@@ -34,6 +34,7 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
 )
 from androidrl.virtual.shell.commands.toybox import (  # noqa: F401 (toybox's too)
     disk,
+    fileinfo,
     files,
     filters,
     find,

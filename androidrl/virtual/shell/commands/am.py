@@ -6,17 +6,27 @@ trace with status 255 (:mod:`androidrl.virtual.shell.commands.java`).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 from androidrl.virtual.shell.commands.java import JavaException, argument_expected, java_exception_result
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, ok
 from androidrl.virtual.system.core import PhoneCore
-from androidrl.virtual.system.framework.intent import Intent, short_component
+from androidrl.virtual.system.framework.intent import FLAG_ACTIVITY_NEW_TASK, Intent, short_component
 
 _AM_FRAME = "com.android.server.am.ActivityManagerShellCommand.onCommand(ActivityManagerShellCommand.java:204)"
 
 
 def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
-    """``Intent.parseCommandArgs`` plus ``am start``'s own options (-W, -S...)."""
+    """``Intent.parseCommandArgs`` plus ``am start``'s own options (-W, -S...).
+
+    As frameworks/base core/java/android/content/Intent.java. Extras keep their Java types as
+    Python ones: ``--es`` str, ``--esn`` None, ``--ei``/``--el`` int, ``--ef`` float, ``--ez``
+    bool, ``--eu`` the URI's text, ``--ecn`` a (package, class) pair, and the array and list
+    kinds (``--eia``/``--eial``, ``--ela``/``--elal``, ``--efa``/``--efal``, ``--esa``/``--esal``) a list.
+    """
     intent = Intent()
     options = {"wait": False, "stop": False}
     args = list(args)
@@ -32,35 +42,19 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
             intent.package = _next(args, arg)
         elif arg == "-d":
             intent.data = _next(args, arg)
+        elif arg == "-t":
+            intent.type = _next(args, arg)
         elif arg == "-f":
-            value = _next(args, arg)
-            intent.flags = int(value, 16) if value.lower().startswith("0x") else int(value)
-        elif arg in ("--es", "--esn"):
+            intent.flags = _decode(_next(args, arg), 32)
+        elif arg in _EXTRAS:
             key = _next(args, arg)
-            intent.extras[key] = None if arg == "--esn" else _next(args, key)
-        elif arg in ("--ei", "--el"):
-            key = _next(args, arg)
-            value = _next(args, key)
-            try:
-                intent.extras[key] = int(value)
-            except ValueError:
-                raise JavaException(
-                    "java.lang.NumberFormatException", f'For input string: "{value}"', _AM_FRAME
-                ) from None
-        elif arg == "--ef":
-            key = _next(args, arg)
-            intent.extras[key] = float(_next(args, key))
-        elif arg == "--ez":
-            key = _next(args, arg)
-            value = _next(args, key).lower()
-            intent.extras[key] = value in ("true", "t", "1")
+            intent.extras[key] = None if arg == "--esn" else _EXTRAS[arg](_next(args, key))
         elif arg == "-W":
             options["wait"] = True
         elif arg == "-S":
             options["stop"] = True
         elif arg in (
             "--user",
-            "-t",
             "--display",
             "--windowingMode",
             "--activityType",
@@ -84,6 +78,84 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, bool]]:
             intent.categories += ("android.intent.category.LAUNCHER",)
             intent.package = arg
     return intent, options
+
+
+def _number_error(text: str) -> JavaException:
+    return JavaException("java.lang.NumberFormatException", f'For input string: "{text}"', _AM_FRAME)
+
+
+def _decode(text: str, bits: int) -> int:
+    """``Integer.decode``/``Long.decode``: a sign, then ``0x``/``#`` hex, ``0`` octal or decimal digits."""
+    sign, body = (-1, text[1:]) if text.startswith("-") else (1, text[1:] if text.startswith("+") else text)
+    base = 16 if body[:2].lower() == "0x" or body[:1] == "#" else 8 if len(body) > 1 and body[0] == "0" else 10
+    digits = body[2:] if body[:2].lower() == "0x" else body[1:] if base != 10 else body
+    try:
+        if not digits or digits[0] in "+-" or not digits.isascii():
+            raise ValueError
+        value = sign * int(digits, base)
+    except ValueError:
+        raise _number_error(text) from None
+    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+        raise _number_error(text)
+    return value
+
+
+def _long(text: str) -> int:
+    """``Long.valueOf``: decimal only."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isascii() or not body.isdigit() or not -(2**63) <= int(text) < 2**63:
+        raise _number_error(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    """``Float.valueOf``, as a Python float."""
+    body = text.strip().rstrip("fFdD")
+    try:
+        if not body or "_" in body or body.lower().lstrip("+-").startswith(("inf", "nan")):
+            raise ValueError
+        return float(body)
+    except ValueError:
+        raise _number_error(text) from None
+
+
+def _boolean(text: str) -> bool:
+    """``--ez``: true/t, false/f, or a number (non-zero is true)."""
+    value = text.lower()
+    if value in ("true", "t", "false", "f"):
+        return value in ("true", "t")
+    try:
+        return _decode(value, 32) != 0
+    except JavaException:
+        raise JavaException(
+            "java.lang.IllegalArgumentException", f"Invalid boolean value: {value}", _AM_FRAME
+        ) from None
+
+
+def _strings(text: str) -> list[str]:
+    r"""``--esa``: split on commas not escaped with a backslash (``\,`` is a comma)."""
+    return [part.replace("\\,", ",") for part in re.split(r"(?<!\\),", text)]
+
+
+_EXTRAS: dict[str, Callable[[str], Any]] = {
+    "-e": str,
+    "--es": str,
+    "--esn": str,
+    "--ei": lambda v: _decode(v, 32),
+    "--el": _long,
+    "--ef": _float,
+    "--ez": _boolean,
+    "--eu": str,
+    "--ecn": lambda v: _component(v),
+    "--eia": lambda v: [_decode(x, 32) for x in v.split(",")],
+    "--eial": lambda v: [_decode(x, 32) for x in v.split(",")],
+    "--ela": lambda v: [_long(x) for x in v.split(",")],
+    "--elal": lambda v: [_long(x) for x in v.split(",")],
+    "--efa": lambda v: [_float(x) for x in v.split(",")],
+    "--efal": lambda v: [_float(x) for x in v.split(",")],
+    "--esa": _strings,
+    "--esal": _strings,
+}
 
 
 def _next(args: list[str], prev: str) -> str:
@@ -125,6 +197,7 @@ def _am_command(phone: PhoneCore, sub: str, rest: list[str]) -> Result:
                 out.append(f"Stopping: {target[0].package}\n")
                 phone.force_stop(target[0].package)
         out.append(f"Starting: {intent}\n")
+        intent.flags |= FLAG_ACTIVITY_NEW_TASK  # (added after "Starting:" is printed, as runStartActivity does)
         result = phone.start_activity(intent)
         messages = {
             "not-found": (

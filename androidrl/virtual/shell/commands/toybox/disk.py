@@ -1,217 +1,137 @@
-"""Toybox's ``df``, ``du`` and ``stat``, in toybox's formats (``toys/posix/df.c``, ``du.c``, ``toys/other/stat.c``).
+"""Toybox's ``df``: the phone's file systems with their size, use and free space.
 
-``df`` reads the storage's size and use from one place,
-:meth:`~androidrl.virtual.system.fs.VirtualFileSystem.capacity`; the other mounts are an
-Android 14 emulator's. Files take whole 4 KiB blocks, as on f2fs/ext4.
+``/data`` (and ``/storage/emulated``, the FUSE view of ``/data/media`` that ``/sdcard`` is)
+report the phone's storage (:attr:`~androidrl.virtual.system.fs.VirtualFileSystem.capacity`);
+the read-only system image and ``/dev`` are fixed. Output as toybox ``toys/posix/df.c``:
+columns as wide as their widest cell, 1K blocks (``-P``: 512-byte ones; ``-h``/``-H``:
+``human_readable`` sizes), the use percentage rounded up.
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
-import zlib
+import math
+from dataclasses import dataclass
 
-from androidrl.virtual.shell.commands.toybox.lib import flags_and_args, mode_string, owner
 from androidrl.virtual.shell.interpreter import Shell
-from androidrl.virtual.shell.registry import Result, command, fail
+from androidrl.virtual.shell.registry import Result, command
 
-BLOCK = 4096
-#: (device, mounted on, size KiB, used KiB) of the mounts that are not the phone's storage.
-_FIXED_MOUNTS = (
-    ("/dev/block/dm-0", "/", 2_063_280, 2_055_892),
-    ("tmpfs", "/dev", 2_007_756, 1_240),
-    ("tmpfs", "/mnt", 2_007_756, 0),
-    ("/dev/block/dm-1", "/vendor", 178_184, 177_648),
-    ("tmpfs", "/apex", 2_007_756, 0),
-)
-_STORAGE_MOUNTS = (("/dev/block/dm-5", "/data"), ("/dev/fuse", "/storage/emulated"))
+_BLOCK = 4096  # f_frsize
+_GIB = 2**30
 
 
-def _mounts(sh: Shell) -> list[tuple[str, str, int, int, int]]:
-    """(device, mount point, size, used, available) in KiB, in mount order."""
-    size, used, available = (value // 1024 for value in sh.phone.fs.capacity())
-    rows = [(dev, where, total, taken, total - taken) for dev, where, total, taken in _FIXED_MOUNTS]
-    rows += [(dev, where, size, used, available) for dev, where in _STORAGE_MOUNTS]
-    return rows
+@dataclass(frozen=True)
+class _Mount:
+    device: str
+    kind: str
+    directory: str
+    size: int  # bytes
+    used: int
+    inodes_used: int
 
 
-def _mount_of(path: str) -> str:
-    if path == "/sdcard" or path.startswith(("/sdcard/", "/storage/")):
+def _mounts(sh: Shell) -> list[_Mount]:
+    fs = sh.phone.fs
+    data = (fs.capacity, fs.used_bytes(), fs.entries())
+    return [
+        _Mount("/dev/block/dm-0", "ext4", "/", 2 * _GIB, 2 * _GIB, 2 * _GIB // 16384),  # the system image: full
+        _Mount("tmpfs", "tmpfs", "/dev", _GIB, 1024 * 1024, 700),
+        _Mount("/dev/block/dm-5", "ext4", "/data", *data),
+        _Mount("/dev/fuse", "fuse", "/storage/emulated", *data),
+    ]
+
+
+def mount_of(path: str) -> str:
+    """The mount point a (normalised) path lies on; ``/sdcard`` is ``/storage/emulated/0``."""
+    if path == "/sdcard" or path.startswith(("/sdcard/", "/storage/emulated")):
         return "/storage/emulated"
-    best = "/"
-    for _, where, *_ in _FIXED_MOUNTS:
-        if (path == where or path.startswith(where.rstrip("/") + "/")) and len(where) > len(best):
-            best = where
-    return "/data" if path == "/data" or path.startswith("/data/") else best
+    for top in ("/data", "/dev"):
+        if path == top or path.startswith(top + "/"):
+            return top
+    return "/"
+
+
+def human_readable(num: int, si: bool = False) -> str:
+    """Toybox ``human_readable_long`` with 3 digits: ``999``, ``1.5K``, ``256M`` (``si``: powers of 1000, ``k``)."""
+    divisor, unit, snap = (1000 if si else 1024), 0, 0
+    while len(str(num)) > 3:
+        snap, num, unit = num, (num + divisor // 2) // divisor, unit + 1
+    text = str(num)
+    if unit and len(text) == 1:  # one decimal for 1.2M, from the value before the last rounding
+        whole = snap // divisor
+        tenths = ((snap - whole * divisor) * 100 + 50) // divisor // 10
+        text = f"{whole}.{tenths}"
+    if unit:
+        letter = " kMGTPEZY"[unit]
+        text += letter if si else letter.upper()
+    return text
 
 
 @command("df")
 def _df(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``df [-hHk] [FILE...]``: every mount, or those holding the files named."""
-    flags, paths = flags_and_args(argv, "hHkPai")
-    rows = _mounts(sh)
-    err = []
-    if paths:
-        wanted = []
-        for path in paths:
-            full = sh.path(path)
-            if not sh.phone.fs.exists(full):
-                err.append(f"df: '{path}': No such file or directory\n")
-                continue
-            wanted.append(_mount_of(full))
-        rows = [row for where in wanted for row in rows if row[1] == where]
-    human = bool(flags & {"h", "H"})
-    table = []
-    for device, where, size, used, available in rows:
-        percent = -(-used * 100 // (used + available)) if used + available else 0
-        numbers = [
-            _human(v * 1024, 1000 if "H" in flags else 1024) if human else str(v) for v in (size, used, available)
-        ]
-        table.append([device, *numbers, f"{percent}%", where])
-    header = ["Filesystem", "Size" if human else "1K-blocks", "Used", "Avail" if human else "Available", "Use%"]
-    widths = [max([14 + human, len(header[0]), *(len(r[0]) for r in table)])]  # (the header alone: toybox too)
-    widths += [max([len(header[i]), *(len(r[i]) for r in table)]) for i in range(1, 5)]
-    lines = [header + ["Mounted on"], *table]
-    out = "".join(
-        f"{row[0]:<{widths[0]}}" + "".join(f" {row[i]:>{widths[i]}}" for i in range(1, 5)) + f" {row[5]}\n"
-        for row in lines
-    )
-    return out.encode(), "".join(err).encode(), 1 if err else 0
-
-
-def _human(value: int, unit: int) -> str:
-    """Toybox's ``human_readable``: ``4.0K``, ``12M``, ``1.5G`` (one decimal below 10)."""
-    suffixes = "BKMGTPE"
-    index = 0
-    scaled = float(value)
-    while scaled >= unit and index < len(suffixes) - 1:
-        scaled /= unit
-        index += 1
-    if index == 0:
-        return str(value)
-    return f"{scaled:.1f}{suffixes[index]}" if scaled < 10 else f"{int(scaled + 0.5)}{suffixes[index]}"
-
-
-def _blocks(fs, path: str) -> int:
-    """Bytes of disk a file or directory itself takes (whole 4 KiB blocks)."""
-    if fs.is_dir(path):
-        return BLOCK
-    return -(-fs.stat(path).size // BLOCK) * BLOCK
-
-
-@command("du")
-def _du(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``du [-abchkms] [-d N] [FILE...]``: each directory's total (children first), in KiB by default."""
-    args, depth_limit = list(argv), None
-    if "-d" in args:
-        at = args.index("-d")
-        if at + 1 >= len(args) or not args[at + 1].isdigit():
-            return fail("du: -d needs a number\n")
-        depth_limit = int(args[at + 1])
-        del args[at : at + 2]
-    flags, paths = flags_and_args(args, "abchkKmsxlLH")
-    if "s" in flags:
-        depth_limit = 0
-    fs = sh.phone.fs
-    out, err, grand = [], [], 0
-
-    def show(size: int, name: str) -> None:
-        if "h" in flags:
-            text = _human(size, 1024)
-        elif "b" in flags:
-            text = str(size)
+    flags: set[str] = set()
+    types: list[str] = []
+    operands: list[str] = []
+    args = iter(argv[1:])
+    for arg in args:
+        if arg.startswith("-") and len(arg) > 1 and not operands:
+            for at, letter in enumerate(arg[1:]):
+                if letter == "t":
+                    rest = arg[2 + at :] or next(args, None)
+                    if rest is None:
+                        return b"", b'df: Missing argument to -t (see "df --help")\n', 1
+                    types.append(rest)
+                    break
+                if letter not in "HPkhia":
+                    return b"", f"df: Unknown option '{arg[1 + at :]}' (see \"df --help\")\n".encode(), 1
+                flags.add(letter)
         else:
-            bits = 9 if "K" in flags else 20 if "m" in flags else 10
-            text = str((size >> bits) + bool(size & ((1 << bits) - 1)))
-        out.append(f"{text}\t{name}\n")
-
-    def visit(path: str, name: str, depth: int) -> int:
-        size = fs.stat(path).size if "b" in flags and not fs.is_dir(path) else _blocks(fs, path)
-        if fs.is_dir(path):
-            for child in fs.listdir(path):
-                size += visit(posixpath.join(path, child), posixpath.join(name, child), depth + 1)
-            if depth_limit is None or depth <= depth_limit:
-                show(size, name)
-        elif ("a" in flags and (depth_limit is None or depth <= depth_limit)) or depth == 0:
-            show(size, name)
-        return size
-
-    for path in paths or ["."]:
-        full = sh.path(path)
-        if not fs.exists(full):
-            err.append(f"du: {path}: No such file or directory\n")
-            continue
-        grand += visit(full, path, 0)
-    if "c" in flags:
-        show(grand, "total")
-    return "".join(out).encode(), "".join(err).encode(), 1 if err else 0
-
-
-_DEFAULT_STAT = (
-    "  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t %F\n"
-    "Device: %Dh/%dd\t Inode: %i\t Links: %h\t Device type: %t,%T\n"
-    "Access: (%04a/%A)\tUid: (%5u/%8U)\tGid: (%5g/%8G)\n"
-    "Access: %x\nModify: %y\nChange: %z"
-)
-_TERSE_STAT = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %o"
-
-
-@command("stat")
-def _stat(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``stat [-tL] [-c FORMAT] FILE...`` (``-f``, file systems, is not supported here)."""
-    args, form = list(argv[1:]), None
-    if "-c" in args:
-        at = args.index("-c")
-        if at + 1 >= len(args):
-            return fail("stat: -c needs an argument\n")
-        form = args[at + 1]
-        del args[at : at + 2]
-    flags = {c for a in args if a.startswith("-") and len(a) > 1 for c in a[1:]}
-    files = [a for a in args if not (a.startswith("-") and len(a) > 1)]
-    if "f" in flags:
-        return fail("stat: -f (file system status) is not supported on this phone\n")
-    if not files:
-        return fail("stat: Needs 1 argument\n")
-    form = form or (_TERSE_STAT if "t" in flags else _DEFAULT_STAT)
-    out, err = [], []
-    for name in files:
-        full = sh.path(name)
-        if not sh.phone.fs.exists(full):
-            err.append(f"stat: '{name}': No such file or directory\n")
-            continue
-        out.append(_format_stat(sh, form, name, full) + "\n")
-    return "".join(out).encode(), "".join(err).encode(), 1 if err else 0
+            operands.append(arg)
+    human = "h" in flags or "H" in flags
+    units = 1 if human or "i" in flags else (512 if "P" in flags and "k" not in flags else 1024)
+    mounts = _mounts(sh)
+    err, status = [], 0
+    if operands:
+        shown = []
+        for operand in operands:
+            path = sh.path(operand)
+            if not sh.phone.fs.exists(path):
+                err.append(f"df: '{operand}': No such file or directory\n")
+                status = 1
+                continue
+            shown += [m for m in mounts if m.directory == mount_of(path)]
+    else:
+        shown = [m for m in mounts if not types or m.kind in types]
+    rows = [_row(m, flags, units) for m in shown]
+    header = ["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on"]
+    if "i" in flags:
+        header[1:5] = ["Inodes", "IUsed", "IFree", "IUse%"]
+    elif not human:
+        header[1] = "512-blocks" if units == 512 else "1024-blocks" if "P" in flags else "1K-blocks"
+        header[3] = "Available"
+        if "P" in flags:
+            header[4] = "Capacity"
+    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(5)]
+    widths[0] = max(widths[0], 14 + human)  # the filesystem column is always at least this wide
+    lines = [
+        cells[0].ljust(widths[0]) + "".join(" " + cells[i].rjust(widths[i]) for i in range(1, 5)) + " " + cells[5]
+        for cells in [header, *rows]
+    ]
+    return "".join(line + "\n" for line in lines).encode(), "".join(err).encode(), status
 
 
-def _format_stat(sh: Shell, form: str, name: str, full: str) -> str:
-    fs = sh.phone.fs
-    st = fs.stat(full)
-    uid, user, gid, group = owner(full)
-    blocks = _blocks(fs, full) // 512 if st.size or fs.is_dir(full) else 0
-    inode = 1000 + (zlib.crc32(full.encode()) & 0xFFFFF)
-    zone = sh.phone.getprop("persist.sys.timezone")
-    stamp = sh.phone.clock.local(st.mtime, timezone=zone).strftime("%Y-%m-%d %H:%M:%S.000000000 %z")
-    kind = {0o040000: "directory", 0o020000: "character device", 0o100000: "regular file"}.get(st.mode & 0o170000, "?")
-    if kind == "regular file" and not st.size:
-        kind = "regular empty file"
-    device = 0xFD05 if full.startswith(("/data", "/sdcard")) else 0xFD00
-    values = {
-        "a": ("o", st.mode & 0o7777), "A": ("s", mode_string(st.mode)), "b": ("d", blocks), "B": ("d", 512),
-        "d": ("d", device), "D": ("x", device), "f": ("x", st.mode), "F": ("s", kind), "g": ("d", gid),
-        "G": ("s", group), "h": ("d", 2 if fs.is_dir(full) else 1), "i": ("d", inode), "n": ("s", name),
-        "N": ("s", name), "o": ("d", BLOCK), "s": ("d", st.size), "t": ("x", 0), "T": ("x", 0), "u": ("d", uid),
-        "U": ("s", user), "x": ("s", stamp), "X": ("d", st.mtime), "y": ("s", stamp), "Y": ("d", st.mtime),
-        "z": ("s", stamp), "Z": ("d", st.mtime), "C": ("s", "u:object_r:media_rw_data_file:s0"),
-        "m": ("s", _mount_of(full)),
-    }  # fmt: skip
-
-    def field(match: re.Match) -> str:
-        if match.group(0) == "%%":
-            return "%"
-        spec, letter = match.group(1), match.group(2)
-        if letter not in values:
-            return "?"
-        kind_, value = values[letter]
-        return ("%" + spec + kind_) % value
-
-    return re.sub(r"%%|%([-#0 +]*[0-9]*)([a-zA-Z])", field, form)
+def _row(mount: _Mount, flags: set[str], units: int) -> list[str]:
+    if "i" in flags:  # ext4's default of one inode per 16 KiB
+        total = mount.size // 16384
+        used = min(total, mount.inodes_used)
+        values = [total, used, total - used]
+    else:
+        blocks = mount.size // _BLOCK
+        used = min(blocks, math.ceil(mount.used / _BLOCK))
+        values = [blocks * _BLOCK // units, used * _BLOCK // units, (blocks - used) * _BLOCK // units]
+    if "h" in flags or "H" in flags:
+        cells = [human_readable(v, si="H" in flags) for v in values]
+    else:
+        cells = [str(v) for v in values]
+    both = values[1] + values[2]
+    percent = -(-values[1] * 100 // both) if both else 0  # rounded up
+    return [mount.device, *cells, f"{percent}%", mount.directory]
