@@ -270,6 +270,12 @@ def test_dumpsys_input_viewport_follows_wm_size(phone):
         ("sh -c 'echo \"$0 $1 $#\"; exit 7' name one; echo $?", "name one 1\n7\n"),
         ("echo 'echo $0 $1' | sh -s x", "sh x\n"),
         ("echo 'a\\tb'; echo -E 'a\\tb'", "a\tb\na\\tb\n"),  # mksh's echo does escapes (-e) by default
+        (
+            'set -- -a -b val -cfoo rest; while getopts ab:c: o; do echo "$o ${OPTARG-}"; done; shift $((OPTIND - 1)); '
+            'echo "left: $*"',
+            "a \nb val\nc foo\nleft: rest\n",
+        ),
+        ('set -- -b; getopts :b: o; echo "$o $OPTARG"', ": b\n"),  # silent: a missing argument is ':'
     ],
 )
 def test_mksh_language(phone, line, stdout):
@@ -309,6 +315,7 @@ def test_mksh_language(phone, line, stdout):
         ("kill 612", "/system/bin/sh: kill: 612: Operation not permitted\n", 1),  # system_server is not the shell's
         ("break", "/system/bin/sh: break: can't break\n", 0),
         ("read -p x", "/system/bin/sh: read: -p: unknown option (this phone's read takes -r)\n", 2),
+        ("set -- -x; getopts ab o", "/system/bin/sh: /system/bin/sh: -x: unknown option\n", 0),
     ],
 )
 def test_what_the_shell_cannot_do_fails_as_mksh_says(phone, line, stderr, code):

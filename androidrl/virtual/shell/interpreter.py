@@ -118,6 +118,7 @@ class Shell(Execution):
         self.keep_io = False  # `exec` with redirections only: they stay
         self.job: Job | None = None  # the background job this shell runs, if it is one
         self.exit_trap: str | None = None  # `trap ACTION EXIT`
+        self.getopts_at = (1, 0)  # where `getopts` is: OPTIND, and the letter within that argument
         self.interactive = False  # an `adb shell` session: errors end a line, not the shell
         self.exited = False  # `exit` (or an error) ended the shell
         self.live: Callable[[bytes], None] | None = None

@@ -1,7 +1,7 @@
 """The shell's builtins for control and processes, as mksh answers them (mksh's ``funcs.c``).
 
 ``exit``, ``return``, ``break``, ``continue``, ``eval``, ``.``/``source``, ``read``,
-``wait``, ``kill``, ``let``, ``test``/``[`` and ``trap``. ``kill`` and ``test``/``[`` are also
+``getopts``, ``wait``, ``kill``, ``let``, ``test``/``[`` and ``trap``. ``kill`` and ``test``/``[`` are also
 toybox's tools in ``/system/bin`` (mksh's builtins answer first, as on a device).
 """
 
@@ -255,3 +255,64 @@ def _trap(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             return bi_error(sh, "trap", f"{name}: traps on signals are not supported on this phone")
     sh.exit_trap = None if action in (None, "-") else action
     return ok()
+
+
+@command("getopts", builtin=True)
+def _getopts(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """``getopts OPTSTRING NAME [ARG...]``: the next option of the arguments (the positional ones by default).
+
+    As mksh's ``c_getopts``: ``NAME`` gets the letter (``?`` for an unknown one, and at the
+    end), ``OPTARG`` its argument, ``OPTIND`` the next argument's index; a leading ``:`` in
+    ``OPTSTRING`` makes errors silent. Status 1 once the options end.
+    """
+    if len(argv) < 3:
+        return bi_error(sh, "getopts", f"{'options' if len(argv) < 2 else 'name'}: missing argument")
+    spec, name, args = argv[1], argv[2], argv[3:] or sh.positional
+    silent = spec.startswith(":")
+    index = int(sh.lookup("OPTIND") or "1") if (sh.lookup("OPTIND") or "1").isdigit() else 1
+    position = sh.getopts_at[1] if sh.getopts_at[0] == index else 0
+    sh.variables.pop("OPTARG", None)
+    if position == 0:
+        current = args[index - 1] if index - 1 < len(args) else None
+        if current is None or not current.startswith("-") or current == "-":
+            sh.assign(name, "?")
+            return b"", b"", 1
+        if current == "--":
+            sh.assign("OPTIND", str(index + 1))
+            sh.assign(name, "?")
+            return b"", b"", 1
+        position = 1
+    current = args[index - 1]
+    letter = current[position]
+    position += 1
+    if position >= len(current):
+        index, position = index + 1, 0
+    error = b""
+    where = spec.find(letter) if letter not in ":?" else -1
+    if where < 0:
+        sh.assign(name, "?")
+        if silent:
+            sh.assign("OPTARG", letter)
+        else:
+            error = f"{sh.prefix()}{sh.name}: -{letter}: unknown option\n".encode()
+    elif spec[where + 1 : where + 2] == ":":
+        if position:
+            sh.assign("OPTARG", current[position:])
+            index, position = index + 1, 0
+        elif index - 1 < len(args):
+            sh.assign("OPTARG", args[index - 1])
+            index += 1
+        elif silent:
+            sh.assign(name, ":")
+            sh.assign("OPTARG", letter)
+            letter = None
+        else:
+            error = f"{sh.prefix()}{sh.name}: -{letter}: requires an argument\n".encode()
+            letter = "?"
+        if letter is not None:
+            sh.assign(name, letter)
+    else:
+        sh.assign(name, letter)
+    sh.assign("OPTIND", str(index))
+    sh.getopts_at = (index, position)
+    return b"", error, 0
