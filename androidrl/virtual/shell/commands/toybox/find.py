@@ -15,6 +15,7 @@ import re
 import shlex
 
 from androidrl.virtual.shell import patterns
+from androidrl.virtual.shell.commands.toybox.lib import owner
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail
 
@@ -167,7 +168,10 @@ class _Finder:
             mode = int(arg.lstrip("-/"), 8)
             bits = st.mode & 0o7777
             return bits & mode == mode if arg[0] == "-" else bool(bits & mode) if arg[0] == "/" else bits == mode
-        if kind in ("-maxdepth", "-mindepth", "-depth", "-xdev", "-follow", "-true", "-user", "-group"):
+        if kind in ("-user", "-group"):
+            uid, user, gid, group = owner(path)
+            return arg in ((user, str(uid)) if kind == "-user" else (group, str(gid)))
+        if kind in ("-maxdepth", "-mindepth", "-depth", "-xdev", "-follow", "-true"):
             return True
         if kind == "-false":
             return False
