@@ -416,6 +416,10 @@ def test_read_takes_one_line_of_the_clients_input_and_leaves_the_rest(phone):
             "/sdcard/t\n/sdcard/t/u\n/sdcard/t\n",
         ),
         (
+            "touch /data/local/tmp/m; find /data/local/tmp -user shell -type f; find /sdcard -user shell",
+            "/data/local/tmp/m\n",
+        ),
+        (
             "mkdir -p /sdcard/t; touch /sdcard/t/a /sdcard/t/b; find /sdcard/t -type f -exec echo got {} \\;",
             "got /sdcard/t/a\ngot /sdcard/t/b\n",
         ),
