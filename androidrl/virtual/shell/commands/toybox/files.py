@@ -42,11 +42,12 @@ def _cat_stdin(sh: Shell, stdin: bytes | Stdin) -> Result:
 
 @command("ls")
 def _ls(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """Toybox ``ls [-1aAdlns] [FILE...]``: files first, then each directory (``DIR:`` headers when several).
+    """Toybox ``ls [-1aAdlnpRs] [FILE...]``: files first, then each directory (``DIR:`` headers when several).
 
-    ``-l`` is toybox's long format (``--time-style=long-iso``, in the phone's time zone).
+    ``-l`` is toybox's long format (``--time-style=long-iso``, in the phone's time zone); ``-R``
+    lists each directory's subdirectories after it; ``-p`` marks directories with ``/``.
     """
-    flags, paths = flags_and_args(argv, "laAR1dhsnp")
+    flags, paths = flags_and_args(argv, "laAR1dsnp")
     fs = sh.phone.fs
     out, err, code = [], [], 0
     files, dirs = [], []
@@ -61,23 +62,31 @@ def _ls(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             files.append((path, full))
     if files:
         out.append(_listing(sh, files, flags, total=False))
-    for index, (path, full) in enumerate(dirs):
+    index = 0
+    while dirs:
+        path, full = dirs.pop(0)
         names = fs.listdir(full)
         if "a" in flags or "A" in flags:
             names = ([".", ".."] if "a" in flags else []) + names
         elif any(n.startswith(".") for n in names):
             names = [n for n in names if not n.startswith(".")]
-        if len(paths) > 1 or files:
+        if len(paths) > 1 or files or "R" in flags:
             out.append(("\n" if files or index else "") + f"{path}:\n")
         entries = [(name, fs.normalize(posixpath.join(full, name))) for name in names]
         out.append(_listing(sh, entries, flags, total=True))
+        if "R" in flags:  # depth first: this directory's subdirectories next
+            below = [(posixpath.join(path, n), e) for n, e in entries if n not in (".", "..") and fs.is_dir(e)]
+            dirs[:0] = below
+        index += 1
     return "".join(out).encode(), "".join(err).encode(), code
 
 
 def _listing(sh: Shell, entries: list[tuple[str, str]], flags: set[str], total: bool) -> str:
+    fs = sh.phone.fs
+    if "p" in flags:
+        entries = [(name + ("/" if fs.is_dir(full) and not name.endswith("/") else ""), full) for name, full in entries]
     if not flags & {"l", "n", "s"}:
         return "".join(name + "\n" for name, _ in entries)
-    fs = sh.phone.fs
     zone = sh.phone.getprop("persist.sys.timezone")
     rows = []
     blocks = 0
@@ -106,7 +115,7 @@ def _listing(sh: Shell, entries: list[tuple[str, str]], flags: set[str], total: 
 @command("chmod")
 def _chmod(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """Toybox ``chmod [-R] MODE FILE...``: octal or symbolic modes (``u+x,go-w``)."""
-    flags, args = flags_and_args(argv, "Rfvc")
+    flags, args = flags_and_args(argv, "Rf")
     if len(args) < 2:
         return fail("chmod: Needs 2 arguments\n")
     spec, paths = args[0], args[1:]

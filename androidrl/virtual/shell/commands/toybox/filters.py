@@ -206,7 +206,7 @@ def _sort_key(line: str, flags: set[str], key: tuple[int, int] | None, separator
 @command("sort")
 def _sort(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """``sort [-bfghnruV] [-k N[,M]] [-t SEP] [-o FILE] [FILE...]``."""
-    parsed = options(argv, "kto", "bcdfghinrsuzMV")
+    parsed = options(argv, "kto", "bfghnrsu")
     if isinstance(parsed, str):
         return fail(parsed)
     values, flags, files = parsed
@@ -240,7 +240,7 @@ def _sort(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 @command("uniq")
 def _uniq(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """``uniq [-cdiu] [-f N] [-s N] [INPUT [OUTPUT]]``: adjacent repeated lines once (``-c`` counted ``%7d ``)."""
-    parsed = options(argv, "fsw", "cdiuz")
+    parsed = options(argv, "fs", "cdiu")
     if isinstance(parsed, str):
         return fail(parsed)
     values, flags, files = parsed

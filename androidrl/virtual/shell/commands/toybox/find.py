@@ -216,6 +216,14 @@ def _limit(tokens: list[str], name: str) -> int | None:
     return None
 
 
+def _post_order(fs, path: str, shown: str, depth: int, max_depth: int | None):
+    """(path, shown, depth) of ``path`` and what it holds, children first (``-depth``)."""
+    if fs.is_dir(path) and (max_depth is None or depth < max_depth):
+        for child in fs.listdir(path):
+            yield from _post_order(fs, posixpath.join(path, child), posixpath.join(shown, child), depth + 1, max_depth)
+    yield path, shown, depth
+
+
 @command("find")
 def _find(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     """Toybox ``find [-HL] [DIR...] [EXPRESSION]`` (see the module docstring)."""
@@ -238,6 +246,11 @@ def _find(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             if not fs.exists(full):
                 sh.io.err.append(f"find: '{start}': No such file or directory\n".encode())
                 finder.status = 1
+                continue
+            if "-depth" in args:  # each directory after what it holds (-prune then does nothing)
+                for path, shown, depth in _post_order(fs, full, start, 0, max_depth):
+                    if depth >= min_depth:
+                        finder.test(finder.tree, path, shown, depth)
                 continue
             stack = [(full, start, 0)]
             while stack:

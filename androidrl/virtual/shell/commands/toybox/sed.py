@@ -187,7 +187,7 @@ class _Parser:
             self.i += 1
             pattern_text = self.delimited(delim)
             replacement = self.delimited(delim)
-            flags = re.match(r"[gpiIe0-9]*", s[self.i :]).group()
+            flags = re.match(r"[gpiI0-9]*", s[self.i :]).group()
             self.i += len(flags)
             try:
                 pattern = re.compile(to_python(pattern_text, self.extended), re.I if set(flags) & {"i", "I"} else 0)
