@@ -419,6 +419,11 @@ def test_read_takes_one_line_of_the_clients_input_and_leaves_the_rest(phone):
             "touch /data/local/tmp/m; find /data/local/tmp -user shell -type f; find /sdcard -user shell",
             "/data/local/tmp/m\n",
         ),
+        ("mkdir -p /sdcard/t/u; touch /sdcard/t/u/b; find /sdcard/t -depth", "/sdcard/t/u/b\n/sdcard/t/u\n/sdcard/t\n"),
+        (
+            "mkdir -p /sdcard/t/u/v; touch /sdcard/t/a /sdcard/t/u/b; ls -R /sdcard/t; ls -p /sdcard/t",
+            "/sdcard/t:\na\nu\n\n/sdcard/t/u:\nb\nv\n\n/sdcard/t/u/v:\na\nu/\n",
+        ),
         (
             "mkdir -p /sdcard/t; touch /sdcard/t/a /sdcard/t/b; find /sdcard/t -type f -exec echo got {} \\;",
             "got /sdcard/t/a\ngot /sdcard/t/b\n",
