@@ -24,6 +24,7 @@ from androidrl.virtual.apps.practice.app import practice_app
 from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
+from androidrl.virtual.shell.registry import system_bin
 from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.stock import CLOCK_PACKAGE, CLOCK_PROVIDERS, provider_packages
@@ -110,6 +111,7 @@ class VirtualPhone(PhoneCore):
             content=content,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
+        self.fs.mount("/system/bin", system_bin())
 
     def shell(
         self,
@@ -137,7 +139,7 @@ class VirtualPhone(PhoneCore):
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink
-        return shell.run(command, stdin)
+        return shell.run(command, stdin, wait=session is None)
 
     def open_shell(
         self,

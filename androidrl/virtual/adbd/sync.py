@@ -145,9 +145,10 @@ class _SyncSession:
 
         A regular file in the way is removed first; a file that does not fit in the phone's
         storage fails with "write failed: No space left on device" and is removed, the rest of
-        its data read and dropped (AOSP ``daemon/file_sync_service.cpp``, ``handle_send_file``).
+        its data read and dropped (AOSP ``daemon/file_sync_service.cpp``, ``handle_send_file``). The
+        file gets the host file's mode (its ``fchmod``), where the file system keeps modes.
         """
-        path, comma, _mode = spec.rpartition(",")
+        path, comma, mode = spec.rpartition(",")
         fs = self.phone.fs
         failure = None
         try:
@@ -177,6 +178,8 @@ class _SyncSession:
             try:
                 with self.phone.lock:
                     fs.write(target, received.getvalue())
+                    if comma and mode.isdigit():
+                        fs.chmod(target, int(mode) & 0o777)
             except OSError as exc:  # (another push took the space meanwhile)
                 failure = f"write failed: {exc.strerror}"
         if failure is not None:

@@ -38,6 +38,7 @@ from androidrl.virtual.system.notifications import NotificationManager, StatusBa
 from androidrl.virtual.system.packages import PackageManager
 from androidrl.virtual.system.power import Power, Wakefulness
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
+from androidrl.virtual.system.procfs import proc_files
 from androidrl.virtual.system.props import system_properties
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.system.settings_provider import SettingsStore
@@ -158,6 +159,7 @@ class PhoneCore:
         self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
+        self.fs.mount("/proc", proc_files(self.clock, self.processes))
         self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
         self.content = ContentService(

@@ -40,7 +40,7 @@ def _mounts(sh: Shell) -> list[_Mount]:
     ]
 
 
-def _mount_of(path: str) -> str:
+def mount_of(path: str) -> str:
     """The mount point a (normalised) path lies on; ``/sdcard`` is ``/storage/emulated/0``."""
     if path == "/sdcard" or path.startswith(("/sdcard/", "/storage/emulated")):
         return "/storage/emulated"
@@ -98,7 +98,7 @@ def _df(sh: Shell, argv: list[str], stdin: bytes) -> Result:
                 err.append(f"df: '{operand}': No such file or directory\n")
                 status = 1
                 continue
-            shown += [m for m in mounts if m.directory == _mount_of(path)]
+            shown += [m for m in mounts if m.directory == mount_of(path)]
     else:
         shown = [m for m in mounts if not types or m.kind in types]
     rows = [_row(m, flags, units) for m in shown]
