@@ -114,14 +114,18 @@ class Reasons(BaseCallback):
         """Whether the fault came and went while its phone was not asked anything, so nothing could see it.
 
         That is: the first vector step after the fault returned only once the link was back by
-        itself (its phone's next command went out after that), and that phone's steps then were
-        good, on its real screen. (On a loaded machine a stalled vector step leaves a phone idle
-        for seconds: a cut link is reconnected before the phone is asked again.)
+        itself (its phone's next command went out after that), or the fault was a cut that adb
+        heals at once (drop, garbage), and that phone's steps then were good, on its real screen.
+        (On a loaded machine a stalled vector step leaves a phone idle for seconds: a cut link is
+        reconnected before the phone is asked again.)
         """
         back = fault["time"] + fault["seconds"] + HEAL.get(fault["kind"], HEAL_DEFAULT)
         after = [t for t in self.steps if t > fault["time"]][:2]
         good = set(self.good[fault["serial"]])
-        return len(after) == 2 and after[0] >= back and all(t in good for t in after)
+        # A cut link (drop, garbage) is over at once and adb reconnects it by itself: a phone whose steps
+        # right after were good on its real screen was not hurt (a step already answered when the bytes came).
+        in_time = after[:1] != [] and (after[0] >= back or fault["kind"] in ("drop", "garbage"))
+        return len(after) == 2 and in_time and all(t in good for t in after)
 
     def around(self, fault: dict) -> str:
         """What the learner saw near ``fault``: its phone's reports and the vector steps' times."""
