@@ -18,7 +18,7 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if service == "-l":
         return ok(
             "Currently running services:\n  activity\n  bluetooth_manager\n  connectivity\n  input\n"
-            "  package\n  settings\n  wifi\n  window\n"
+            "  package\n  settings\n  uimode\n  wifi\n  window\n"
         )
     routes = {"activity": "am", "package": "pm", "settings": "settings", "input": "input", "window": "wm"}
     if service in routes:
@@ -38,6 +38,31 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if service == "bluetooth_manager" and rest[:1] in (["enable"], ["disable"]):
         phone.radios.set_bluetooth(rest[0] == "enable")
         return ok()
+    if service == "uimode":
+        return _uimode(phone, rest)
     if service in ("connectivity", "wifi", "bluetooth_manager"):
         return f"Unknown command: {' '.join(rest)}\n".encode(), b"", 255
     return fail(f"cmd: Can't find service: {service}\n", 20)
+
+
+#: UiModeManager's night modes (MODE_NIGHT_AUTO/NO/YES) as ``secure ui_night_mode`` stores them.
+_NIGHT_MODES = {"auto": "0", "no": "1", "yes": "2"}
+
+
+def _uimode(phone, rest: list[str]) -> Result:
+    """``cmd uimode night [yes|no|auto]`` (UiModeManagerService.Shell): sets and prints the night mode."""
+    if not rest or rest[0] in ("help", "-h"):
+        return ok(
+            "UiModeManager service (uimode) commands:\n  help\n    Print this help text.\n"
+            "  night [yes|no|auto|custom_schedule|custom_bedtime]\n    Set or read night mode.\n"
+        )
+    if rest[0] != "night":
+        return fail(f"Unknown command: {rest[0]}\n", 255)
+    if len(rest) > 1:
+        mode = _NIGHT_MODES.get(rest[1])
+        if mode is None:
+            return fail("Error: mode must be 'yes', 'no', or 'auto', or 'custom_schedule', or 'custom_bedtime'\n", 255)
+        phone.settings.put("secure", "ui_night_mode", mode)
+    current = phone.settings.get("secure", "ui_night_mode") or "1"
+    name = {value: key for key, value in _NIGHT_MODES.items()}.get(current, "no")
+    return ok(f"Night mode: {name}\n")

@@ -1,8 +1,8 @@
 """``dumpsys``: the state of the system services, in the sections and formats clients read.
 
 ``window``, ``activity`` (``activities``, ``top``, ``processes``), ``display``, ``input``,
-``location``, ``power``, ``battery`` and ``package PKG``; the ``activity`` sections follow
-the phone's Android release.
+``input_method``, ``location``, ``power``, ``battery`` and ``package PKG``; the ``activity``
+sections follow the phone's Android release.
 """
 
 from __future__ import annotations
@@ -80,6 +80,9 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         )
     if service == "input":
         return ok(_dumpsys_input(phone))
+    if service == "input_method":
+        phone.display.refresh()  # (the keyboard goes when no field has focus any more)
+        return ok(phone.ime.dump(f"Window{{{_hash(package + cls)} u0 {package}/{cls}}}"))
     app = phone.packages.get(argv[2]) if service == "package" and len(argv) > 2 else None
     if app is not None:
         permissions = "".join(f"      {p}: granted=true\n" for p in phone.packages.granted(app.package))
@@ -93,8 +96,8 @@ def _dumpsys(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         )
     if not service:
         return ok(
-            "Currently running services:\n  activity\n  battery\n  display\n  input\n  location\n  package\n"
-            "  power\n  window\n"
+            "Currently running services:\n  activity\n  battery\n  display\n  input\n  input_method\n  location\n"
+            "  package\n  power\n  window\n"
         )
     return fail(f"Can't find service: {service}\n", 0)
 

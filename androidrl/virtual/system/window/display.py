@@ -1,9 +1,10 @@
 """The display: what the screen shows, as a frame, as ``screencap`` bytes and as UI XML.
 
-The window in front is the top activity's view tree inside Android's decor (a white
-window and its ``android:id/content`` frame) with the system bars over it. It is rebuilt
-only after :meth:`Display.invalidate`, and a frame is rasterised only when its display
-list differs, so screenshots of an unchanged screen cost nothing.
+The window manager (``window_manager``) composes the top activity's window with the dialogs,
+popups, toast and keyboard over it; the system bars go over them all. The screen is rebuilt
+only after :meth:`Display.invalidate` (or when something on it moves on with the clock), and a
+frame is rasterised only when its display list differs, so screenshots of an unchanged screen
+cost nothing.
 """
 
 from __future__ import annotations
@@ -16,24 +17,24 @@ from collections.abc import Mapping
 import numpy as np
 from PIL import Image
 
-from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.window.system_bars import SystemBars
-from androidrl.virtual.ui.render import Op, Renderer, display_list
+from androidrl.virtual.system.window.window_manager import WindowManager
+from androidrl.virtual.ui.render import Op, Renderer
 from androidrl.virtual.ui.uixml import dump_hierarchy
-from androidrl.virtual.ui.views import FrameLayout, View
+from androidrl.virtual.ui.views import View
 
 #: The built-in display's physical id (the emulator's), as ``screencap -d`` and ``dumpsys`` name it.
 DISPLAY_UNIQUE_ID = "4619827259835644672"
 
 
 class Display:
-    """Composes the window in front and keeps its frame, encodings and XML cached.
+    """Composes the windows in front and keeps their frame, encodings and XML cached.
 
     Args:
         metrics: Screen size and density.
-        activities: Whose top activity fills the app area.
-        bars: The status and navigation bars drawn over it.
+        window_manager: Composes the app's windows (the activity's, its dialogs, toasts, keyboard).
+        bars: The status and navigation bars drawn over them.
         props: System properties (the SDK level decides ``screencap``'s raw header).
         lock: The phone's lock, held while the window is read.
     """
@@ -41,21 +42,21 @@ class Display:
     def __init__(
         self,
         metrics: DisplayMetrics,
-        activities: ActivityManager,
+        window_manager: WindowManager,
         bars: SystemBars,
         props: Mapping[str, str],
         *,
         lock: threading.RLock,
     ) -> None:
         self.metrics = metrics
-        self.activities = activities
+        self.window_manager = window_manager
         self.bars = bars
         self._props = props
         self._lock = lock
         self._dirty = True
         self._renderer: Renderer | None = None
         self._window: View | None = None
-        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, then the app's window
+        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, then the window manager's
         self._package = ""
         self._ops: tuple[Op, ...] = ()
         self._xml: str | None = None
@@ -66,31 +67,24 @@ class Display:
         self._dirty = True
 
     def refresh(self) -> None:
-        """Rebuild and lay out the window in front if something invalidated it."""
-        if not self._dirty:
+        """Rebuild and lay out the windows in front if something invalidated them or moved on."""
+        if not self._dirty and not self.window_manager.due():
             return
-        metrics = self.metrics
-        width, height, scale = metrics.width, metrics.height, metrics.scale
-        top, bottom = metrics.app_area
-        activity = self.activities.top_activity
-        content = FrameLayout([activity.build()], resource_id="android:id/content")
-        window = FrameLayout([content], background=(255, 255, 255))
-        window.bounds = window.visible = (0, 0, width, height)
-        content.layout((0, top, width, bottom), (0, top, width, bottom), scale)
+        composition = self.window_manager.compose()
         overlays, bar_ops = self.bars.layout()
-        self._window, self._windows = window, (*reversed(overlays), window)
-        self._package = activity.app.package
-        self._ops = display_list(window, scale) + bar_ops
+        self._window, self._windows = composition.focus, (*reversed(overlays), *composition.windows)
+        self._package = composition.package
+        self._ops = composition.ops + bar_ops
         self._xml = None
         self._dirty = False
 
     def windows(self) -> tuple[View, ...]:
-        """The laid-out window roots, top-most first: the system bars, then the app's window."""
+        """The laid-out window roots, top-most first: the system bars, then the window manager's."""
         self.refresh()
         return self._windows
 
     def app_window(self) -> View:
-        """The laid-out window of the activity in front."""
+        """The laid-out window with focus (the activity's, or a dialog or popup over it)."""
         self.refresh()
         return self._window
 
@@ -164,7 +158,7 @@ class Display:
         return memoryview(np.ascontiguousarray(buffer)).cast("B")
 
     def dump_ui(self) -> str:
-        """The ``uiautomator dump`` XML of the window in front."""
+        """The ``uiautomator dump`` XML of the window with focus."""
         with self._lock:
             self.refresh()
             if self._xml is None:
