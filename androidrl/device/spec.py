@@ -34,11 +34,31 @@ class DeviceSpec:
     density: int = 420
     adb_host: str = "127.0.0.1"
     adb_port: int | None = None
+    night: bool = False
+    font_scale: float = 1.0
+    locale: str = "en-US"
 
     @classmethod
-    def virtual_phone(cls, width: int = 1080, height: int = 2400, density: int = 420) -> DeviceSpec:
-        """A virtual phone of this size and density."""
-        return cls(f"virtual:{width}x{height}@{density}", True, width, height, density)
+    def virtual_phone(
+        cls,
+        width: int = 1080,
+        height: int = 2400,
+        density: int = 420,
+        night: bool = False,
+        font_scale: float = 1.0,
+        locale: str = "en-US",
+    ) -> DeviceSpec:
+        """A virtual phone of this size and density, in the dark theme or not, at a font scale, in a locale."""
+        return cls(
+            f"virtual:{width}x{height}@{density}",
+            True,
+            width,
+            height,
+            density,
+            night=night,
+            font_scale=font_scale,
+            locale=locale,
+        )
 
     @classmethod
     def parse(cls, text: str, adb_host: str = "127.0.0.1", adb_port: int | None = None) -> DeviceSpec:
@@ -87,6 +107,9 @@ class DeviceSpec:
                 height=self.height,
                 density=self.density,
                 seed=seed + index,
+                night=self.night,
+                font_scale=self.font_scale,
+                locale=self.locale,
             )
         from androidrl.device.adb import AdbDevice
 

@@ -126,12 +126,15 @@ class Plugin(_Model):
 
 
 class VirtualDevices(_Model):
-    """Virtual phones, one per worker process."""
+    """Virtual phones, one per worker process, and their configuration (train on one, evaluate on another)."""
 
     count: int = Field(default=2, ge=1, le=64)
     width: int = 360
     height: int = 800
     density: int = 160
+    night: bool = False  # the dark theme
+    font_scale: float = Field(default=1.0, ge=0.5, le=3.0)
+    locale: str = Field(default="en-US", pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")
 
     @model_validator(mode="after")
     def _screen(self) -> VirtualDevices:
@@ -176,7 +179,9 @@ class Devices(_Model):
                 raise NestedErrors([("serials", str(err))]) from None
         else:
             v = self.virtual
-            self._specs = [DeviceSpec.virtual_phone(v.width, v.height, v.density)] * v.count
+            self._specs = [
+                DeviceSpec.virtual_phone(v.width, v.height, v.density, v.night, v.font_scale, v.locale)
+            ] * v.count
         return self
 
     def specs(self) -> list[DeviceSpec]:

@@ -26,7 +26,7 @@ from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
 from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.clock import Clock
-from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.core import PhoneCore, check_configuration
 from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.power import PhoneOfflineError
 
@@ -57,6 +57,12 @@ class VirtualPhone(PhoneCore):
         boot_seconds: How long ``reboot`` keeps the phone offline.
         clock: The phone's clock (default: realtime, from 2026-06-15 09:00 UTC; see
             :mod:`androidrl.virtual.system.clock`).
+        night: Start in the dark theme (``secure ui_night_mode`` 2, as ``cmd uimode night yes``).
+        font_scale: Start with this font size (``system font_scale``; Android offers 0.85 to 2.0).
+        locale: Start in this locale (``persist.sys.locale``), e.g. ``de-DE``.
+
+    Raises:
+        ValueError: A font scale outside 0.5-3.0 or a locale that is not a language[-REGION] tag.
 
     Attributes:
         command_log: The most recent shell command lines received, oldest first (like a device log).
@@ -79,7 +85,11 @@ class VirtualPhone(PhoneCore):
         sdk: int = 34,
         boot_seconds: float = 1.0,
         clock: Clock | None = None,
+        night: bool = False,
+        font_scale: float = 1.0,
+        locale: str = "en-US",
     ) -> None:
+        check_configuration(font_scale, locale)
         super().__init__(
             width,
             height,
@@ -95,6 +105,9 @@ class VirtualPhone(PhoneCore):
             clock=clock,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
+        self.settings.put("secure", "ui_night_mode", "2" if night else "1")
+        self.settings.put("system", "font_scale", repr(float(font_scale)))
+        self.props["persist.sys.locale"] = locale
 
     def shell(
         self,

@@ -14,6 +14,7 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -41,6 +42,22 @@ from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.system.window.window_manager import WindowManager
+
+#: A locale tag as ``persist.sys.locale`` holds it: a language, optionally with a region (``de``, ``de-DE``).
+LOCALE = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
+
+
+def check_configuration(font_scale: float, locale: str) -> None:
+    """Refuse a device configuration Android would not take.
+
+    Raises:
+        ValueError: A font scale outside 0.5-3.0, or a locale that is not ``language[-REGION]``.
+    """
+    if isinstance(font_scale, bool) or not isinstance(font_scale, (int, float)) or not 0.5 <= font_scale <= 3.0:
+        raise ValueError(f"font_scale: expected a number from 0.5 to 3.0 (Android offers 0.85-2.0), got {font_scale!r}")
+    if not isinstance(locale, str) or not LOCALE.fullmatch(locale):
+        raise ValueError(f"locale: expected a language tag such as en-US or de-DE, got {locale!r}")
+
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
 SNAPSHOT_BASE_BYTES = 1 << 20

@@ -3,10 +3,11 @@
 The window manager applies the phone's configuration around each build, layout and draw
 (:func:`applied`), as Android hands every view its context's ``Resources``; views read it with
 :func:`current`: ``sp`` text sizes scale by the font scale, the dark theme maps the palette
-(``render.night``), and the framework's own strings (dialog buttons, "More options", the
-pickers) come in the locale's language (:func:`framework_string`), and timed views (a fling,
-an edge glow) read the frame's time. It is thread-local, as
-Android's animation clock is, so phones on other threads draw in their own configuration.
+(``render.night``), the framework's own strings (dialog buttons, "More options", the pickers)
+come in the locale's language (:func:`framework_string`), and what moves on the clock (a
+fling, an edge glow) reads the frame's time and says how long it moves (:func:`animate_until`).
+It is thread-local, as Android's animation clock is, so phones on other threads draw in their
+own configuration.
 """
 
 from __future__ import annotations
@@ -52,23 +53,26 @@ def current() -> Configuration:
 @contextmanager
 def applied(config: Configuration) -> Iterator[Configuration]:
     """Build, lay out and draw in ``config`` (restores the previous one after)."""
-    before = current(), next_frame()
-    _local.config, _local.wake = config, math.inf
+    before = current(), animating_until()
+    _local.config, _local.until = config, -math.inf
     try:
         yield config
     finally:
-        _local.config, _local.wake = before
+        _local.config, _local.until = before
 
 
-def redraw_at(time: float) -> None:
-    """Ask for the frame to be built again at ``time`` (a fling or a glow moves on: ``postInvalidateOnAnimation``)."""
+def animate_until(time: float) -> None:
+    """Say that what the frame shows moves on until ``time`` (a fling, a glow).
+
+    Until then every frame is built again (``postInvalidateOnAnimation``).
+    """
     if time > current().time:
-        _local.wake = min(next_frame(), time)
+        _local.until = max(animating_until(), time)
 
 
-def next_frame() -> float:
-    """The earliest time a view of the frame being built asked to be drawn again (inf: none)."""
-    return getattr(_local, "wake", math.inf)
+def animating_until() -> float:
+    """The latest time a view of the frame being built moves until (-inf: nothing moves)."""
+    return getattr(_local, "until", -math.inf)
 
 
 # Framework strings (frameworks/base core/res/res/values/strings.xml and values-de/strings.xml).

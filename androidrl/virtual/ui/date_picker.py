@@ -31,6 +31,17 @@ from androidrl.virtual.ui.views import (
 from androidrl.virtual.ui.window import Window, check_callback
 
 
+class _Caption(View):
+    """The month's name, drawn by SimpleMonthView itself (no node of its own in the dump)."""
+
+    def __init__(self, caption: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.caption = caption
+
+    def paint(self, scale: float) -> list[tuple]:
+        return [("text", self.bounds, self.caption, round(self.text_px(scale)), TEXT, True, "center")]
+
+
 class DatePickerDialog(Window):
     """``android.app.DatePickerDialog``: pick a day on a month's calendar.
 
@@ -112,7 +123,7 @@ class DatePickerDialog(Window):
                     height=48,
                     on_click=self.previous_month,
                 ),
-                TextView(title, gravity="center", bold=True, weight=1, width=0, height=48),
+                _Caption(title, weight=1, width=0, height=48),
                 ImageView(
                     glyph=">",
                     color=WHITE,

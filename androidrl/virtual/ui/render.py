@@ -293,7 +293,17 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
 
     Inside a scrolling layer that kept its place, only the boxes of its own changed
     operations count (clipped to the layer), so editing one row does not redraw the list.
+    The lists' common head and tail (the system bars, a keyboard that stayed) are passed over
+    before the rest is counted.
     """
+    end = min(len(old), len(new))
+    head = 0
+    while head < end and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < end - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old, new = old[head : len(old) - tail], new[head : len(new) - tail]
     before, after = Counter(old), Counter(new)
     gone, added = list((before - after).elements()), list((after - before).elements())
     layers = {op[1]: op for op in gone if op[0] == "layer"}

@@ -205,10 +205,10 @@ def edit_text(
             changed()
         return used
 
-    def long_press() -> None:
+    def long_press(x: float, y: float) -> None:
         on_focus()
         if state.text:
-            state.select_word(len(state.text) if not state.selected else state.start)
+            state.select_word(view.index_at(x))
         host.show(TextToolbar(host, state, anchor=view.bounds))
 
     view = TextField(
@@ -221,9 +221,8 @@ def edit_text(
         width=width,
         on_text=typed,
         on_key=key,
-        on_long_click=long_press,
     )
-    view.on_tap = tap
+    view.on_tap, view.on_long_tap = tap, long_press
     return view
 
 
@@ -278,6 +277,8 @@ class TextToolbar(Window):
             clipboard.set_text(state.selected)
             if action == "cut":
                 state.delete()
+            else:
+                state.move(max(state.start, state.end))  # the selection ends with the action mode
         elif action == "paste":
             state.insert(clipboard.get_text())
         if action == "select_all":

@@ -16,7 +16,6 @@ import math
 from collections.abc import Callable
 
 from androidrl.virtual.ui.config import framework_string
-from androidrl.virtual.ui.controls import RadioButton
 from androidrl.virtual.ui.dialogs import picker_buttons, spinner
 from androidrl.virtual.ui.text import TextState, edit_text
 from androidrl.virtual.ui.views import (
@@ -118,7 +117,10 @@ class RadialPicker(View):
                 ops.append(("disc", node.bounds, PRIMARY))
         for node in self.children:
             color = WHITE if node.selected else TEXT
-            ops.append(("text", node.bounds, node.content_desc, size, color, False, "center"))
+            label = node.content_desc
+            if self.picker.face == "minutes" or (self.picker.is24 and label == "0"):
+                label = f"{int(label):02d}"  # the face reads 00, 05... (the nodes' descriptions 0, 5...)
+            ops.append(("text", node.bounds, label, size, color, False, "center"))
         return ops
 
 
@@ -147,7 +149,7 @@ class TimePickerDialog(Window):
         super().__init__(on_dismiss)
         check_callback("TimePickerDialog", "on_set", on_set)
         if not (0 <= hour < 24 and 0 <= minute < 60):
-            raise ValueError(f"TimePickerDialog: expected hour 0-23 and minute 0-59, got {hour}:{minute}")
+            raise ValueError(f"TimePickerDialog: expected hour 0-23 and minute 0-59, got {hour}:{minute:02d}")
         self.hour, self.minute, self.on_set, self.is24, self.host = hour, minute, on_set, is24, host
         self.face = "hours"  # which numbers the clock face shows: "hours" or "minutes"
         self.keyboard = False  # text input mode
@@ -203,22 +205,8 @@ class TimePickerDialog(Window):
             parts.append(
                 LinearLayout(
                     [
-                        RadioButton(
-                            framework_string("am"),
-                            am,
-                            resource_id="android:id/am_label",
-                            on_click=self.set_am,
-                            height=32,
-                            text_size=14,
-                        ),
-                        RadioButton(
-                            framework_string("pm"),
-                            pm,
-                            resource_id="android:id/pm_label",
-                            on_click=self.set_pm,
-                            height=32,
-                            text_size=14,
-                        ),
+                        self._am_pm("am", am, self.set_am),
+                        self._am_pm("pm", pm, self.set_pm),
                     ],
                     cls="android.widget.RadioGroup",
                     resource_id="android:id/ampm_layout",
@@ -233,6 +221,24 @@ class TimePickerDialog(Window):
             vertical=False,
             height=96,
             background=SURFACE,
+        )
+
+    @staticmethod
+    def _am_pm(key: str, checked: bool, on_click) -> View:
+        """``am_label``/``pm_label``: RadioButtons drawn as their text alone (``android:button="@null"``)."""
+        return TextView(
+            framework_string(key),
+            cls="android.widget.RadioButton",
+            resource_id=f"android:id/{key}_label",
+            checkable=True,
+            checked=checked,
+            clickable=True,
+            focusable=True,
+            bold=checked,
+            text_color=PRIMARY if checked else TEXT_SECONDARY,
+            text_size=16,
+            height=32,
+            on_click=on_click,
         )
 
     def _keyboard_mode(self) -> View:

@@ -93,6 +93,7 @@ class View:
     on_text: Callable[[str], None] | None = None  # typed text, while focused
     on_key: Callable[[int], bool] | None = None  # key events, while focused; True if used
     on_tap: Callable[[float, float], None] | None = None  # a tap at pixel (x, y), for views that care where
+    on_long_tap: Callable[[float, float], None] | None = None  # a long press at pixel (x, y)
     on_drag: Callable[[Drag], None] | None = None  # a drag that starts on it along one of its drag_axis
     drag_axis: str = ""  # the drags it takes: "y" (a list scrolls), "x" (a SeekBar, a swiped row), "xy"
     # Set by layout: the view's box and the part of it that is on screen.
@@ -116,7 +117,7 @@ class View:
         """
         if self.height >= 0:
             fixed = round(self.height * scale)
-            if config.current().font_scale > 1 and (self.text or self.hint or self.children):
+            if (self.text or self.hint or self.children) and config.current().font_scale > 1:
                 return max(fixed, self.content_height(width_px, scale) + round(2 * self.padding * scale))
             return fixed
         return self.content_height(width_px, scale) + round(2 * self.padding * scale)
@@ -327,7 +328,7 @@ class ScrollingList(View):
         self.drag_axis = "y" if self.scrollable else ""
         if self.state is not None:
             self.glow = round(self.state.glow_px())
-            config.redraw_at(self.state.moving_until())
+            config.animate_until(self.state.moving_until())
         y = box[1] - self.scroll_y
         for child, h in zip(self.children, heights):
             child.layout((box[0], y, box[2], y + h), self.visible, scale)

@@ -71,7 +71,9 @@ class InputDispatcher:
             view = self._hit(x, y, lambda v: v.clickable or v.long_clickable or v.on_click is not None)
             if view is not None:
                 with self.display.window_manager.frame():
-                    if view.long_clickable and view.on_long_click is not None:
+                    if view.on_long_tap is not None:
+                        view.on_long_tap(x, y)  # a view that cares where (a text field selects the word there)
+                    elif view.long_clickable and view.on_long_click is not None:
                         view.on_long_click()
                     elif view.on_click is not None:
                         view.on_click()

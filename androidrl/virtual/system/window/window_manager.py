@@ -31,7 +31,7 @@ from androidrl.virtual.ui import config
 from androidrl.virtual.ui.config import Configuration
 from androidrl.virtual.ui.dialogs import popup_frame
 from androidrl.virtual.ui.notices import TOAST_LONG, TOAST_SHORT, snackbar_view, toast_view
-from androidrl.virtual.ui.render import Op, display_list, night
+from androidrl.virtual.ui.render import Op, display_list, night, text_width
 from androidrl.virtual.ui.views import WHITE, Box, EditText, FrameLayout, View
 from androidrl.virtual.ui.window import TouchBlocker, Window, decor
 
@@ -91,7 +91,9 @@ class WindowManager:
         self._toasts: list[tuple[str, float]] = []  # (text, seconds), the one showing first
         self._toast_since: float | None = None  # uptime the first one showed at
         self._touch: tuple[float, float] | None = None  # the last touch (where a context menu shows)
-        self._wake = math.inf  # uptime at which the screen must be composed again
+        self._wake = math.inf  # uptime at which the screen must be composed again (a toast or snackbar goes)
+        self._composed_at = 0.0  # uptime of the last composition
+        self._moving_until = -math.inf  # until when something on screen moves (a fling)
 
     # ------------------------------------------------------------------ state
 
@@ -128,7 +130,8 @@ class WindowManager:
 
     def due(self) -> bool:
         """Whether something on screen moved on with the clock since the last composition."""
-        return self.clock.uptime() >= self._wake
+        now = self.clock.uptime()
+        return now >= self._wake or (self._composed_at < self._moving_until and now > self._composed_at)
 
     # ------------------------------------------------------------------ services to apps and input
 
@@ -182,7 +185,7 @@ class WindowManager:
             built = [(w, w.build()) for w in activity.windows]
             focus = next((w for w, _ in reversed(built) if w.focusable), None)
             focus_tree = dict(built)[focus] if focus is not None else content
-            if not any(v.focused for v in focus_tree.walk() if isinstance(v, EditText)):
+            if self.ime.shown and not any(v.focused for v in focus_tree.walk() if isinstance(v, EditText)):
                 self.ime.hide()  # no text field has focus: the keyboard goes (InputMethodManagerService)
             app = self._app_window(activity, content, now)
             ops: list[Op] = list(display_list(app, self.metrics.scale))
@@ -199,7 +202,8 @@ class WindowManager:
                 keyboard, keyboard_ops = self.ime.window()
                 ops += keyboard_ops
                 hit.insert(0, keyboard)
-            self._wake = min(config.next_frame(), self._snackbar_end(activity), self._toast_end())
+            self._wake = min(self._snackbar_end(activity), self._toast_end())
+            self._composed_at, self._moving_until = now, config.animating_until()
         result = tuple(ops)
         return Composition(
             focus_root, activity.app.package, tuple(hit), night(result) if configuration.night else result
@@ -297,7 +301,7 @@ class WindowManager:
         metrics = self.metrics
         scale, width = metrics.scale, metrics.width
         view = toast_view(text)
-        w = min(width - round(48 * scale), round(320 * scale))
+        w = min(width - round(48 * scale), text_width(text, round(view.children[0].text_px(scale))) + round(48 * scale))
         h = view.measure_height(w, scale)
         bottom = metrics.height - metrics.px(NAV_BAR_DP) - metrics.px(TOAST_OFFSET_DP)
         left = (width - w) // 2
