@@ -514,3 +514,51 @@ def test_a_config_names_the_phone_configuration():
         load_config("quickstart", ["devices.virtual.locale=German"])
     with pytest.raises(ConfigError, match="devices.virtual.font_scale"):
         load_config("quickstart", ["devices.virtual.font_scale=7"])
+
+
+def test_multi_choice_dialog_toggles_items(gallery):
+    tap_node(gallery, text="Repeat")
+    xml = gallery.dump_ui()
+    assert attribute(xml, "class", text="Mon") == "android.widget.CheckedTextView"
+    assert attribute(xml, "checkable", text="Mon") == "true" and attribute(xml, "checked", text="Mon") == "false"
+    tap_node(gallery, text="Mon")
+    tap_node(gallery, text="Wed")
+    tap_node(gallery, text="Mon")
+    assert attribute(gallery.dump_ui(), "checked", text="Wed") == "true"
+    tap_node(gallery, resource_id="android:id/button1")
+    assert state(gallery)["days"] == "Wed"
+
+
+def test_a_dialog_with_a_text_field_takes_the_keyboard_and_typed_text(gallery, stepped):
+    tap_node(gallery, text="Label")
+    xml = gallery.dump_ui()
+    assert attribute(xml, "class", resource_id="android:id/custom") == "android.widget.FrameLayout"
+    dialog_top = node_bounds(xml, resource_id="android:id/parentPanel")[1]
+    tap_node(gallery, resource_id=RID + "label_input")
+    assert "mInputShown=true" in gallery.shell("dumpsys input_method")
+    assert node_bounds(gallery.dump_ui(), resource_id="android:id/parentPanel")[1] < dialog_top  # moved up
+    gallery.text("Gym")
+    tap_node(gallery, resource_id="android:id/button1")
+    assert state(gallery)["label"] == "Gym"
+    assert "mInputShown=false" in gallery.shell("dumpsys input_method")  # no field has focus any more
+
+
+def test_a_popup_menu_drops_down_from_its_anchor(gallery):
+    anchor = node_bounds(gallery.dump_ui(), resource_id=RID + "sort")
+    tap_node(gallery, resource_id=RID + "sort")
+    assert (
+        node_bounds(gallery.dump_ui(), text="By date")[1] >= anchor[3]
+        or node_bounds(gallery.dump_ui(), text="By name")[3] <= anchor[1]
+    )  # below the button, or above it when there is no room below
+    tap_node(gallery, text="By date")
+    assert state(gallery)["sort"] == "date"
+
+
+def test_a_number_field_brings_up_the_keyboard_with_digits(gallery, stepped):
+    tap_node(gallery, text="Time")
+    tap_node(gallery, resource_id="android:id/toggle_mode")
+    tap_node(gallery, resource_id="android:id/input_minute")
+    gallery.shell("input keyevent DEL DEL")
+    press_key(gallery, stepped, "4")
+    press_key(gallery, stepped, "2")
+    assert attribute(gallery.dump_ui(), "text", resource_id="android:id/input_minute") == "42"

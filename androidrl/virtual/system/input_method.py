@@ -51,10 +51,10 @@ class InputMethod:
         """Put back what :meth:`state` gave."""
         self.shown, self.shifted, self.symbols = state["shown"], state["shifted"], state["symbols"]
 
-    def show(self) -> None:
-        """``showSoftInput``: the keyboard comes up (unshifted letters, as for a new field)."""
-        if not self.shown:
-            self.shown, self.shifted, self.symbols = True, False, False
+    def show(self, numeric: bool = False) -> None:
+        """``showSoftInput``: the keyboard comes up, unshifted, with letters (digits for a number field)."""
+        if not self.shown or numeric:  # (a field of the other kind starts its own layout)
+            self.shown, self.shifted, self.symbols = True, False, numeric
 
     def hide(self) -> bool:
         """``hideSoftInputFromWindow``: the keyboard goes; whether it was shown."""

@@ -105,9 +105,10 @@ class TextState:
 class TextField(EditText):
     """An ``android.widget.EditText`` over a :class:`TextState`: draws its text, selection and cursor."""
 
-    def __init__(self, state: TextState, **kwargs) -> None:
+    def __init__(self, state: TextState, numeric: bool = False, **kwargs) -> None:
         super().__init__(state.text, **kwargs)
         self.state = state
+        self.numeric = numeric  # inputType=number: the keyboard comes up with its digits
         self.scale = 1.0
 
     def layout(self, box, clip, scale: float) -> None:
@@ -165,6 +166,7 @@ def edit_text(
     on_change: Callable[[], None] | None = None,
     on_action: Callable[[], None] | None = None,
     password: bool = False,
+    numeric: bool = False,
     width: float = -1,
 ) -> TextField:
     """An EditText wired to ``state`` (its text and selection live in the activity).
@@ -180,6 +182,7 @@ def edit_text(
             toolbar changes ``state`` alone: read it in ``build``).
         on_action: The IME action (ENTER on a single-line field: "Done", "Search"...).
         password: Show the text as dots (``inputType=textPassword``); the dump hides it too.
+        numeric: A number field (``inputType=number``): the keyboard shows its digits.
         width: Width in dp (default: fill).
     """
 
@@ -213,6 +216,7 @@ def edit_text(
 
     view = TextField(
         state,
+        numeric,
         hint=hint,
         resource_id=resource_id,
         focused=focused,

@@ -249,6 +249,7 @@ class TimePickerDialog(Window):
                 self.field == which,
                 getattr(self, "focus_" + which),
                 resource_id="android:id/input_" + which,
+                numeric=True,
                 width=64,
             )
 

@@ -92,10 +92,6 @@ class Window:
         """Cancel it (BACK, a touch outside): as :meth:`dismiss` unless a subclass says more."""
         self.dismiss()
 
-    def handles_key(self, code: int) -> bool:
-        """A key pressed while the window has focus; True if it used it (BACK is the window manager's)."""
-        return False
-
 
 class TouchBlocker(View):
     """The screen behind a modal window.

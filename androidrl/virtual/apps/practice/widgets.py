@@ -1,8 +1,9 @@
 """``com.androidrl.practice/.WidgetsActivity``: a gallery of the toolkit's widgets, one of each.
 
 Three pages behind a bottom navigation bar: *Controls* (tabs, a CheckBox, a RadioGroup, a
-Switch, a SeekBar, a Spinner, and buttons that open an AlertDialog, a choice dialog, the time
-and date pickers, a toast and a snackbar), *List* (a RecyclerView of 40 rows that flings,
+Switch, a SeekBar, a Spinner, and buttons that open an AlertDialog, a single-choice and a
+multi-choice dialog, a dialog with a text field, a popup menu, the time and date pickers, a
+toast and a snackbar), *List* (a RecyclerView of 40 rows that flings,
 swipe-to-dismiss with Undo, a long-press context menu) and *Text* (two fields with the
 clipboard's cut, copy and paste). The ``state`` line sums up every value, and each change is
 logged under the tag ``Widgets``, so tests (and agents) can check what a gesture did.
@@ -26,6 +27,8 @@ PACKAGE = "com.androidrl.practice"
 WIDGETS = "com.androidrl.practice.WidgetsActivity"
 SIZES = ("small", "medium", "large")
 COLORS = ("Red", "Green", "Blue")
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+SORTS = ("name", "date")
 #: The gallery's strings: default (English) and German, as res/values and res/values-de.
 STRINGS = {
     "": {
@@ -59,6 +62,11 @@ STRINGS = {
         "name": "Name",
         "copy_here": "Paste here",
         "rename": "Rename",
+        "repeat": "Repeat",
+        "label": "Label",
+        "sort": "Sort",
+        "by_name": "By name",
+        "by_date": "By date",
     },
     "de": {
         "title": "Steuerelemente",
@@ -91,6 +99,11 @@ STRINGS = {
         "name": "Name",
         "copy_here": "Hier einfügen",
         "rename": "Umbenennen",
+        "repeat": "Wiederholen",
+        "label": "Label",
+        "sort": "Sortieren",
+        "by_name": "Nach Name",
+        "by_date": "Nach Datum",
     },
 }
 
@@ -106,7 +119,10 @@ class WidgetsActivity(Activity):
         self.removed: tuple[int, str] | None = None  # the last row swiped away, for Undo
         self.scroll = ScrollState()
         self.name, self.copy = TextState(), TextState()
-        self.focus = ""  # which text field has focus: "name", "copy" or none
+        self.focus = ""  # which text field has focus: "name", "copy", "label" or none
+        self.days = [False] * 7
+        self.label, self.label_draft = TextState(), TextState()
+        self.sort = 0
 
     @property
     def title(self) -> str:  # (the app bar's, in the phone's locale)
@@ -118,7 +134,9 @@ class WidgetsActivity(Activity):
         return (
             f"remember={int(self.remember)} size={SIZES[self.size]} wifi={int(self.wifi)} volume={self.volume} "
             f"color={COLORS[self.color]} time={self.hour:02d}:{self.minute:02d} date={year}-{month:02d}-{day:02d} "
-            f"tab={self.tab} rows={len(self.rows)} name={self.name.text}"
+            f"tab={self.tab} rows={len(self.rows)} name={self.name.text} "
+            f"days={','.join(d for d, on in zip(DAYS, self.days) if on) or '-'} label={self.label.text or '-'} "
+            f"sort={SORTS[self.sort]}"
         )
 
     def build(self) -> View:
@@ -154,6 +172,9 @@ class WidgetsActivity(Activity):
             ("date", self.pick_date),
             ("toast", self.make_toast),
             ("snackbar", self.make_snackbar),
+            ("repeat", self.pick_days),
+            ("label", self.edit_label),
+            ("sort", self.sort_menu),
         ]
         grid = [
             LinearLayout(
@@ -165,7 +186,7 @@ class WidgetsActivity(Activity):
                 height=48,
                 padding=4,
             )
-            for i in (0, 3)
+            for i in (0, 3, 6)
         ]
         rows: list[View] = [
             tab_layout([s("first"), s("second"), s("third")], self.tab, self.select_tab, resource_id=rid + "tabs"),
@@ -304,6 +325,53 @@ class WidgetsActivity(Activity):
 
     def make_snackbar(self) -> None:
         self.show_snackbar(self.string("saved"))
+
+    def pick_days(self) -> None:
+        s = self.string
+        self.show(
+            AlertDialog(
+                s("repeat"), items=list(DAYS), checked=list(self.days), on_item=self.toggle_day, positive=("OK", None)
+            )
+        )
+
+    def toggle_day(self, index: int, checked: bool) -> None:
+        self.days[index] = checked
+        self.changed(f"day {DAYS[index]} {checked}")
+
+    def edit_label(self) -> None:
+        self.label_draft.set(self.label.text)
+        self.focus = "label"
+        s = self.string
+        self.show(
+            AlertDialog(
+                s("label"), view=self.label_field, positive=("OK", self.set_label), negative=(s("cancel"), None)
+            )
+        )
+
+    def label_field(self) -> View:
+        return edit_text(
+            self,
+            self.label_draft,
+            self.focus == "label",
+            partial(self.focus_on, "label"),
+            resource_id=f"{PACKAGE}:id/label_input",
+            on_action=self.set_label,
+        )
+
+    def set_label(self) -> None:
+        self.label.set(self.label_draft.text)
+        self.changed(f"label {self.label.text}")
+        self.focus = ""
+        for window in self.windows:
+            window.dismiss()  # (ENTER in the field ends the dialog as OK does)
+
+    def sort_menu(self) -> None:
+        s = self.string
+        self.show(ListPopup([s("by_name"), s("by_date")], on_select=self.set_sort, anchor=f"{PACKAGE}:id/sort"))
+
+    def set_sort(self, index: int) -> None:
+        self.sort = index
+        self.changed(f"sort {SORTS[index]}")
 
     def row_menu(self, index: int) -> None:
         self.show(

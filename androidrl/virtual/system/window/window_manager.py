@@ -155,7 +155,7 @@ class WindowManager:
     def clicked(self, view: View) -> None:
         """A view was tapped: a text field that takes it shows the soft keyboard."""
         if isinstance(view, EditText) and view.enabled:
-            self.ime.show()
+            self.ime.show(numeric=getattr(view, "numeric", False))
 
     def back(self) -> bool:
         """BACK, for what sits over the activity: hides the keyboard, else cancels the top dialog or popup.
