@@ -127,6 +127,11 @@ class TouchBlocker(View):
         self.outside()
 
 
-def decor(content: View) -> FrameLayout:
-    """A window's decor as the dump shows it: the DecorView and its ``android:id/content`` frame."""
-    return FrameLayout([FrameLayout([content], resource_id="android:id/content", height=-2)], height=-2)
+def decor(content: View, dialog: bool = True) -> FrameLayout:
+    """A window's frame as the dump shows it.
+
+    A dialog's is its DecorView and the ``android:id/content`` frame in it; a popup's is
+    ``PopupWindow``'s PopupDecorView and background view, neither with an id.
+    """
+    frame = FrameLayout([content], resource_id="android:id/content" if dialog else "", height=-2)
+    return FrameLayout([frame], height=-2)

@@ -248,7 +248,7 @@ class WindowManager:
         width, scale = metrics.width, metrics.scale
         top = metrics.app_area[0]
         dialog = window.kind == "dialog"
-        root = decor(tree)
+        root = decor(tree, dialog)
         root.background = WHITE
         root.corner = DIALOG_CORNER_DP if dialog else POPUP_CORNER_DP
         anchor = self._anchor(window, app)
