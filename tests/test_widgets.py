@@ -464,7 +464,7 @@ def test_window_callbacks_must_survive_a_snapshot():
     with pytest.raises(ValueError, match="expected 2 flags"):
         AlertDialog(items=["a", "b"], checked=[True])
     with pytest.raises(ValueError, match="hour 0-23 and minute 0-59, got 24:00"):
-        TimePickerDialog(24, 0, host.handler)
+        TimePickerDialog(host, 24, 0, host.handler)
 
 
 def test_bad_configuration_input(phone):

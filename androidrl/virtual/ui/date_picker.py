@@ -12,7 +12,7 @@ import calendar
 import datetime as dt
 from collections.abc import Callable
 
-from androidrl.virtual.ui.config import MONTHS, WEEKDAYS, framework_string, localized
+from androidrl.virtual.ui.config import MONTHS, WEEKDAYS, current, framework_string, localized
 from androidrl.virtual.ui.dialogs import picker_buttons
 from androidrl.virtual.ui.views import (
     PRIMARY,
@@ -29,6 +29,10 @@ from androidrl.virtual.ui.views import (
     View,
 )
 from androidrl.virtual.ui.window import Window, check_callback
+
+#: The week's first day by language (Python's weekday: 0 Monday, 6 Sunday), as Calendar.getFirstDayOfWeek
+#: gives it for en-US and de-DE.
+FIRST_WEEKDAY = {"en": 6, "de": 0}
 
 
 class _Caption(View):
@@ -140,8 +144,7 @@ class DatePickerDialog(Window):
             vertical=False,
             height=48,
         )
-        sunday_first = localized({"en": ["sun"], "de": ["mon"]})[0] == "sun"
-        first = 6 if sunday_first else 0
+        first = FIRST_WEEKDAY.get(current().language, 0)
         names = localized(WEEKDAYS)
         heads = [
             TextView(

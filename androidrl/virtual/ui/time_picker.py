@@ -128,22 +128,22 @@ class TimePickerDialog(Window):
     """``android.app.TimePickerDialog``: pick a time on the clock face or type it.
 
     Args:
+        host: The activity (its keyboard mode's fields and AM/PM dropdown are the activity's to show).
         hour: The hour shown first (0-23).
         minute: The minute shown first.
         on_set: Called with (hour 0-23, minute) when OK is tapped (a bound method of the activity
             or a ``functools.partial`` of one).
-        is24: The 24-hour face (``DateFormat.is24HourFormat``: ``settings system time_12_24`` 24).
-        host: The activity, which shows the AM/PM dropdown of the keyboard mode.
+        is24: The 24-hour face (``Context.is_24_hour()``: ``settings system time_12_24``, else the locale's).
         on_dismiss: Runs when the dialog goes.
     """
 
     def __init__(
         self,
+        host,
         hour: int,
         minute: int,
         on_set: Callable[[int, int], None],
         is24: bool = False,
-        host=None,
         on_dismiss: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(on_dismiss)

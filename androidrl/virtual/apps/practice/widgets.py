@@ -307,7 +307,7 @@ class WidgetsActivity(Activity):
         )
 
     def pick_time(self) -> None:
-        self.show(TimePickerDialog(self.hour, self.minute, self.set_time, is24=self.context.is_24_hour(), host=self))
+        self.show(TimePickerDialog(self, self.hour, self.minute, self.set_time, is24=self.context.is_24_hour()))
 
     def set_time(self, hour: int, minute: int) -> None:
         self.hour, self.minute = hour, minute
