@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from androidrl.keycodes import KEYCODE_DEL, KEYCODE_ENTER
 from androidrl.virtual.system.framework.metrics import NAV_BAR_DP, DisplayMetrics
-from androidrl.virtual.ui import config
 from androidrl.virtual.ui.keyboard import HEIGHT_DP, keyboard_view
 from androidrl.virtual.ui.render import Op, display_list
 from androidrl.virtual.ui.views import View
@@ -72,11 +71,10 @@ class InputMethod:
         width, scale, top = metrics.width, metrics.scale, self.top()
         key = (width, metrics.height, scale, self.shifted, self.symbols)
         if self._cache is None or self._cache[0] != key:
-            with config.applied(config.DEFAULT):  # (the keyboard keeps its size whatever the font scale)
-                root = keyboard_view(self.shifted, self.symbols, self.press)
-                bottom = metrics.height - metrics.px(NAV_BAR_DP)
-                root.layout((0, top, width, bottom), (0, top, width, bottom), scale)
-                self._cache = (key, root, display_list(root, scale))
+            root = keyboard_view(self.shifted, self.symbols, self.press)  # (its size keeps to dp: no font scale)
+            bottom = metrics.height - metrics.px(NAV_BAR_DP)
+            root.layout((0, top, width, bottom), (0, top, width, bottom), scale)
+            self._cache = (key, root, display_list(root, scale))
         return self._cache[1], self._cache[2]
 
     def press(self, key: str) -> None:

@@ -2,7 +2,8 @@
 
 The window manager applies the phone's configuration around each build, layout and draw
 (:func:`applied`), as Android hands every view its context's ``Resources``; views read it with
-:func:`current`: ``sp`` text sizes scale by the font scale, the dark theme maps the palette
+:func:`current` (the font scale reaches layout as the ``scale`` it is given, a
+:class:`~androidrl.virtual.ui.views.Density`, so sp text sizes scale), the dark theme maps the palette
 (``render.night``), the framework's own strings (dialog buttons, "More options", the pickers)
 come in the locale's language (:func:`framework_string`), and what moves on the clock (a
 fling, an edge glow) reads the frame's time and says how long it moves (:func:`animate_until`).
@@ -14,8 +15,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -50,15 +49,26 @@ def current() -> Configuration:
     return getattr(_local, "config", DEFAULT)
 
 
-@contextmanager
-def applied(config: Configuration) -> Iterator[Configuration]:
-    """Build, lay out and draw in ``config`` (restores the previous one after)."""
-    before = current(), animating_until()
-    _local.config, _local.until = config, -math.inf
-    try:
-        yield config
-    finally:
-        _local.config, _local.until = before
+def applied(config: Configuration) -> _Applied:
+    """A context in which to build, lay out and draw in ``config`` (the previous one comes back after)."""
+    return _Applied(config)
+
+
+class _Applied:
+    """:func:`applied`'s context manager (a class: it runs for every frame and every input event)."""
+
+    __slots__ = ("before", "config")
+
+    def __init__(self, config: Configuration) -> None:
+        self.config = config
+
+    def __enter__(self) -> Configuration:
+        self.before = getattr(_local, "config", DEFAULT), getattr(_local, "until", -math.inf)
+        _local.config, _local.until = self.config, -math.inf
+        return self.config
+
+    def __exit__(self, *exc: object) -> None:
+        _local.config, _local.until = self.before
 
 
 def animate_until(time: float) -> None:

@@ -62,7 +62,7 @@ def _emit(view: View, scale: float, ops: list[Op]) -> None:
     box = view.bounds
     if view.background is not None:
         ops.append(("rect", box, view.background, round(view.corner * scale)))
-    painted = view.paint(scale)
+    painted = view.paint(scale) if view.paints else None
     if painted is not None:  # a widget that draws itself (a CheckBox, a SeekBar, a picker's clock face)
         ops += painted
     elif isinstance(view, Switch):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from androidrl.virtual.ui import config
 from androidrl.virtual.ui.scroll import ScrollState
@@ -28,6 +29,21 @@ TEXT_SECONDARY: Color = (95, 99, 104)
 PRIMARY: Color = (26, 115, 232)
 DIVIDER: Color = (218, 220, 224)
 HINT: Color = (154, 160, 166)
+
+
+class Density(float):
+    """Pixels per dp (the ``scale`` layout and drawing take), carrying the font scale.
+
+    ``scale * scale.font`` is Android's ``scaledDensity``: pixels per sp. A plain float is a
+    density with a font scale of 1.
+    """
+
+    __slots__ = ("font",)
+
+    def __new__(cls, dp: float, font: float = 1.0) -> Density:
+        density = super().__new__(cls, dp)
+        density.font = font
+        return density
 
 
 @dataclass(frozen=True)
@@ -92,13 +108,26 @@ class View:
     on_long_click: Callable[[], None] | None = None
     on_text: Callable[[str], None] | None = None  # typed text, while focused
     on_key: Callable[[int], bool] | None = None  # key events, while focused; True if used
-    on_tap: Callable[[float, float], None] | None = None  # a tap at pixel (x, y), for views that care where
-    on_long_tap: Callable[[float, float], None] | None = None  # a long press at pixel (x, y)
-    on_drag: Callable[[Drag], None] | None = None  # a drag that starts on it along one of its drag_axis
-    drag_axis: str = ""  # the drags it takes: "y" (a list scrolls), "x" (a SeekBar, a swiped row), "xy"
     # Set by layout: the view's box and the part of it that is on screen.
     bounds: Box = (0, 0, 0, 0)
     visible: Box = (0, 0, 0, 0)
+
+    # Gestures for the views that take more than a click (set after construction; few views have them,
+    # and class-level defaults keep building the many that do not as cheap as before).
+    #: A tap at pixel (x, y), for views that care where (a SeekBar, a text field, a clock face).
+    on_tap: ClassVar[Callable[[float, float], None] | None] = None
+    #: A long press at pixel (x, y) (a text field selects the word there).
+    on_long_tap: ClassVar[Callable[[float, float], None] | None] = None
+    #: A drag that starts on the view along one of its :attr:`drag_axis`.
+    on_drag: ClassVar[Callable[[Drag], None] | None] = None
+    #: The drags it takes: "y" (a list scrolls), "x" (a SeekBar, a swiped row), "xy".
+    drag_axis: ClassVar[str] = ""
+    #: Whether the class draws itself (overrides :meth:`paint`); set for each subclass.
+    paints: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.paints = cls.paint is not View.paint
 
     def walk(self) -> Iterator[View]:
         """This view and all its descendants, depth first, in drawing order."""
@@ -117,18 +146,20 @@ class View:
         """
         if self.height >= 0:
             fixed = round(self.height * scale)
-            if (self.text or self.hint or self.children) and config.current().font_scale > 1:
+            if type(scale) is not float and scale.font > 1 and (self.text or self.hint or self.children):
                 return max(fixed, self.content_height(width_px, scale) + round(2 * self.padding * scale))
             return fixed
         return self.content_height(width_px, scale) + round(2 * self.padding * scale)
 
     def content_height(self, width_px: int, scale: float) -> int:
         """Height of the view's own content (text line or children), without padding."""
-        return round(self.text_px(scale) * 1.4) if (self.text or self.hint) else 0
+        if not (self.text or self.hint):
+            return 0
+        return round(self.text_size * scale * (1.4 if type(scale) is float else 1.4 * scale.font))
 
     def text_px(self, scale: float) -> float:
         """The text size in pixels: ``sp`` scaled by the density and the font scale (``scaledDensity``)."""
-        return self.text_size * scale * config.current().font_scale
+        return self.text_size * scale if type(scale) is float else self.text_size * scale * scale.font
 
     def layout(self, box: Box, clip: Box, scale: float) -> None:
         """Place this view in ``box``; ``clip`` is the visible region of the parent."""
@@ -316,7 +347,6 @@ class ScrollingList(View):
         self.on_scroll = on_scroll
         self.max_scroll = 0
         self.glow = 0  # pixels of edge glow to draw (negative: at the top)
-        self.on_drag = self.drag
 
     def layout(self, box: Box, clip: Box, scale: float) -> None:
         super().layout(box, clip, scale)
@@ -334,7 +364,7 @@ class ScrollingList(View):
             child.layout((box[0], y, box[2], y + h), self.visible, scale)
             y += h
 
-    def drag(self, drag: Drag) -> None:
+    def on_drag(self, drag: Drag) -> None:
         """A finger dragged the list: it follows, then flings on or glows at an end (with a ``state``)."""
         if self.state is None:
             self.scroll_by(round(drag.y1 - drag.y2))

@@ -105,8 +105,8 @@ class TouchBlocker(View):
             cls="",
             clickable=True,
             long_clickable=True,
-            drag_axis="xy",
         )
+        self.drag_axis = "xy"
         self.window = window
         self.dim = dim
         self.on_click = self.outside

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from androidrl.virtual.system.activity_manager import ActivityManager
@@ -32,7 +32,7 @@ from androidrl.virtual.ui.config import Configuration
 from androidrl.virtual.ui.dialogs import popup_frame
 from androidrl.virtual.ui.notices import TOAST_LONG, TOAST_SHORT, snackbar_view, toast_view
 from androidrl.virtual.ui.render import Op, display_list, night, text_width
-from androidrl.virtual.ui.views import WHITE, Box, EditText, FrameLayout, View
+from androidrl.virtual.ui.views import WHITE, Box, Density, EditText, FrameLayout, View
 from androidrl.virtual.ui.window import TouchBlocker, Window, decor
 
 DIALOG_CORNER_DP = 28  # Material 3 dialogs
@@ -94,6 +94,7 @@ class WindowManager:
         self._wake = math.inf  # uptime at which the screen must be composed again (a toast or snackbar goes)
         self._composed_at = 0.0  # uptime of the last composition
         self._moving_until = -math.inf  # until when something on screen moves (a fling)
+        self._raw_configuration: tuple = (None, None)  # (settings as read, as parsed)
 
     # ------------------------------------------------------------------ state
 
@@ -114,19 +115,22 @@ class WindowManager:
 
     def configuration(self) -> Configuration:
         """The phone's configuration now: font scale, night mode, locale and the time."""
-        try:
-            font_scale = min(max(float(self.settings.get("system", "font_scale") or 1.0), 0.25), 4.0)
-        except ValueError:
-            font_scale = 1.0
-        locale = self.props.get("persist.sys.locale") or self.props.get("ro.product.locale") or "en-US"
-        night = self.settings.get("secure", "ui_night_mode") == "2"
-        return Configuration(font_scale, night, locale, self.clock.uptime())
+        raw = (
+            self.settings.get("system", "font_scale"),
+            self.settings.get("secure", "ui_night_mode"),
+            self.props.get("persist.sys.locale") or self.props.get("ro.product.locale") or "en-US",
+        )
+        if raw != self._raw_configuration[0]:  # (parsed once per change: this runs every frame and event)
+            try:
+                font_scale = min(max(float(raw[0] or 1.0), 0.25), 4.0)
+            except ValueError:
+                font_scale = 1.0  # a value Android could not parse either: the default
+            self._raw_configuration = (raw, (font_scale, raw[1] == "2", raw[2]))
+        return Configuration(*self._raw_configuration[1], self.clock.uptime())
 
-    @contextmanager
-    def frame(self) -> Iterator[Configuration]:
-        """Run an input event's callbacks in the phone's configuration (a fling starts at this time)."""
-        with config.applied(self.configuration()) as configuration:
-            yield configuration
+    def frame(self) -> AbstractContextManager[Configuration]:
+        """A context for an input event's callbacks: the phone's configuration (a fling starts at its time)."""
+        return config.applied(self.configuration())
 
     def due(self) -> bool:
         """Whether something on screen moved on with the clock since the last composition."""
@@ -187,17 +191,21 @@ class WindowManager:
             focus_tree = dict(built)[focus] if focus is not None else content
             if self.ime.shown and not any(v.focused for v in focus_tree.walk() if isinstance(v, EditText)):
                 self.ime.hide()  # no text field has focus: the keyboard goes (InputMethodManagerService)
-            app = self._app_window(activity, content, now)
-            ops: list[Op] = list(display_list(app, self.metrics.scale))
+            scale = self.metrics.scale  # (sp text follows the font scale: a Density carries it)
+            if configuration.font_scale != 1.0:
+                scale = Density(scale, configuration.font_scale)
+            bottom = self.ime.top() if self.ime.shown else self.metrics.app_area[1]  # above the keyboard
+            app = self._app_window(activity, content, now, scale, bottom)
+            ops: list[Op] = list(display_list(app, scale))
             hit: list[View] = [app]
-            focus_root, bottom = app, self._app_bottom()
+            focus_root = app
             for window, tree in built:
-                root, window_ops = self._lay_out(window, tree, app, bottom)
+                root, window_ops = self._lay_out(window, tree, app, bottom, scale)
                 ops += window_ops
                 hit.insert(0, root)
                 if window is focus:
                     focus_root = root.children[0] if isinstance(root, TouchBlocker) else root
-            ops += self._toast_ops(now)
+            ops += self._toast_ops(now, scale)
             if self.ime.shown:
                 keyboard, keyboard_ops = self.ime.window()
                 ops += keyboard_ops
@@ -209,15 +217,11 @@ class WindowManager:
             focus_root, activity.app.package, tuple(hit), night(result) if configuration.night else result
         )
 
-    def _app_bottom(self) -> int:
-        top, bottom = self.metrics.app_area
-        return self.ime.top() if self.ime.shown else bottom
-
-    def _app_window(self, activity: Activity, content: View, now: float) -> View:
-        """The activity's window: its content (and snackbar) in the decor, above the keyboard if it shows."""
+    def _app_window(self, activity: Activity, content: View, now: float, scale: float, bottom: int) -> View:
+        """The activity's window: its content (and snackbar) in the decor, down to ``bottom``."""
         metrics = self.metrics
-        width, height, scale = metrics.width, metrics.height, metrics.scale
-        top, bottom = metrics.app_area[0], self._app_bottom()
+        width, height = metrics.width, metrics.height
+        top = metrics.app_area[0]
         children = [content]
         bar = activity.snackbar
         if bar is not None and bar.shown_at is not None and now >= bar.shown_at + bar.seconds:
@@ -242,10 +246,10 @@ class WindowManager:
         if bar is not None and bar.on_action is not None:
             bar.on_action()
 
-    def _lay_out(self, window: Window, tree: View, app: View, bottom: int) -> tuple[View, tuple[Op, ...]]:
+    def _lay_out(self, window: Window, tree: View, app: View, bottom: int, scale: float) -> tuple[View, tuple[Op, ...]]:
         """Place a dialog (centred) or a popup (at its anchor); its hit root and display list."""
         metrics = self.metrics
-        width, scale = metrics.width, metrics.scale
+        width = metrics.width
         top = metrics.app_area[0]
         dialog = window.kind == "dialog"
         root = decor(tree, dialog)
@@ -286,7 +290,7 @@ class WindowManager:
         x, y = round(point[0]), round(point[1])
         return x, y, x, y
 
-    def _toast_ops(self, now: float) -> tuple[Op, ...]:
+    def _toast_ops(self, now: float, scale: float) -> tuple[Op, ...]:
         text = None
         while self._toasts:  # the first toast shows for its time, then the next from when it ended
             if self._toast_since is None:
@@ -299,7 +303,7 @@ class WindowManager:
         if text is None:
             return ()
         metrics = self.metrics
-        scale, width = metrics.scale, metrics.width
+        width = metrics.width
         view = toast_view(text)
         w = min(width - round(48 * scale), text_width(text, round(view.children[0].text_px(scale))) + round(48 * scale))
         h = view.measure_height(w, scale)
