@@ -562,3 +562,34 @@ def test_a_number_field_brings_up_the_keyboard_with_digits(gallery, stepped):
     press_key(gallery, stepped, "4")
     press_key(gallery, stepped, "2")
     assert attribute(gallery.dump_ui(), "text", resource_id="android:id/input_minute") == "42"
+
+
+def test_toasts_queue_and_show_one_after_another(gallery, stepped):
+    plain = gallery.screenshot()
+    for item in ("Refresh", "About"):
+        tap_node(gallery, content_desc="More options")
+        tap_node(gallery, text=item)
+    first = gallery.screenshot()
+    stepped.clock.advance(2.1)  # the first toast's 2 s are up: the second shows
+    second = gallery.screenshot()
+    assert not np.array_equal(first, plain) and not np.array_equal(second, first)
+    stepped.clock.advance(2.1)
+    assert np.array_equal(gallery.screenshot(), plain)
+
+
+def test_back_closes_the_keyboard_then_the_dialog_then_the_activity(gallery, stepped):
+    tap_node(gallery, text="Label")
+    tap_node(gallery, resource_id=RID + "label_input")
+    gallery.shell("input keyevent BACK")
+    assert "mInputShown=false" in gallery.shell("dumpsys input_method")
+    assert nodes(gallery, resource_id=RID + "label_input")  # the dialog stays
+    gallery.shell("input keyevent BACK")
+    assert not nodes(gallery, resource_id=RID + "label_input") and nodes(gallery, resource_id=RID + "state")
+    gallery.shell("input keyevent BACK")
+    assert stepped.foreground()[0] == "com.android.launcher3"
+
+
+def test_an_app_string_it_does_not_have_is_an_error(gallery, stepped):
+    with pytest.raises(KeyError, match="com.androidrl.practice has no string 'nope'"):
+        stepped.top_activity.string("nope")
+    assert stepped.top_activity.string("deleted", "Item 7") == "Item 7 deleted"

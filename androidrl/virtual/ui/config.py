@@ -1,14 +1,14 @@
 """The configuration a frame is drawn in (Android's ``Configuration``): font scale, night mode, locale, time.
 
 The window manager applies the phone's configuration around each build, layout and draw
-(:func:`applied`), as Android hands every view its context's ``Resources``; views read it with
-:func:`current` (the font scale reaches layout as the ``scale`` it is given, a
-:class:`~androidrl.virtual.ui.views.Density`, so sp text sizes scale), the dark theme maps the palette
-(``render.night``), the framework's own strings (dialog buttons, "More options", the pickers)
-come in the locale's language (:func:`framework_string`), and what moves on the clock (a
-fling, an edge glow) reads the frame's time and says how long it moves (:func:`animate_until`).
-It is thread-local, as Android's animation clock is, so phones on other threads draw in their
-own configuration.
+(:func:`applied`), as Android hands every view its context's ``Resources``, and views read it
+with :func:`current`: the dark theme maps the palette (``render.night``), the framework's own
+strings (dialog buttons, "More options", the pickers) come in the locale's language
+(:func:`framework_string`), and what moves on the clock (a fling, an edge glow) reads the
+frame's time and says how long it moves (:func:`animate_until`). (The font scale reaches
+layout through the ``scale`` it is given, a :class:`~androidrl.virtual.ui.views.Density`, so
+sp text sizes scale.) It is thread-local, as Android's animation clock is, so phones on other
+threads draw in their own configuration.
 """
 
 from __future__ import annotations
