@@ -10,9 +10,11 @@ Rooms:
   display metrics (Android's ``android.app``, ``android.content``, ``android.util``).
 * ``activity_manager``, ``processes``: tasks of activities, and the processes they run in.
 * ``packages``, ``apk``: installed packages (``pm``), and what an APK declares.
-* ``window/``: the windows the display composes (apps, system bars) and their frames,
-  ``screencap`` bytes and UI dump.
+* ``window/``: the window manager (the activity's window and the dialogs, popups, toasts and
+  keyboard over it: z-order, focus, BACK) and the display that composes them with the system
+  bars into frames, ``screencap`` bytes and the UI dump.
 * ``input/``: input dispatch to the windows, and the evdev hardware under it.
+* ``input_method``, ``clipboard``: the soft keyboard (LatinIME) and the clipboard.
 * ``power``: on, rebooting, off. ``settings_provider``, ``radios``, ``props``, ``logd``,
   ``fs``: the ``settings`` tables, Wi-Fi/Bluetooth/airplane mode, system properties, the
   log buffers and the file system.
