@@ -31,7 +31,13 @@ __version__ = "0.1.0"
 register_envs()
 
 
-def make_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None = None, seed: int | None = None):
+def make_env(
+    run_dir: str | Path,
+    vector: bool = True,
+    devices: list[str] | None = None,
+    seed: int | None = None,
+    trust_plugins: bool = False,
+):
     """The env of a training run, rebuilt from its directory: what it evaluates on, exactly.
 
     The run's config says it all — the task, the screen, the observation and action wrappers,
@@ -50,14 +56,18 @@ def make_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None
         devices: Devices to play on (adb serials or ``virtual[:WxH[@DPI]]``); default: the
             run's evaluation devices (a virtual phone like the training ones).
         seed: The first episode's seed; default: the one ``androidrl evaluate`` uses, from the run's seed.
+        trust_plugins: Import the wrappers (callbacks, extractor) the run's config names by import
+            path even from modules inside the run directory: code that came with the run. Which
+            modules are imported, and from where, is printed either way.
 
     Raises:
-        ConfigError: Not a run directory; a run that trained on phones and no ``devices``; or
-            ``vector=False`` for a run that stacks frames.
+        ConfigError: Not a run directory; a run that trained on phones and no ``devices``;
+            ``vector=False`` for a run that stacks frames; or a class of the run's own (inside
+            it), without ``trust_plugins``.
     """
     from androidrl.train.compose import run_env  # (the training application: loaded only when asked for)
 
-    return run_env(run_dir, vector, devices, seed)
+    return run_env(run_dir, vector, devices, seed, trust_plugins)
 
 
 __all__ = [

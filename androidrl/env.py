@@ -20,11 +20,13 @@ from typing import Annotated, Any, Literal
 
 import gymnasium as gym
 import numpy as np
-from annotated_types import Ge, Gt  # (bounds the training config reads from this signature)
+from annotated_types import Ge, Gt, Le  # (bounds the training config reads from this signature)
 from PIL import Image
+from pydantic import ValidationError
 
 from androidrl.device.base import Device
 from androidrl.errors import DeviceError
+from androidrl.screen import MIN_DENSITY, check_screen
 from androidrl.spaces import (
     MAX_TEXT_LENGTH,
     EnvAction,
@@ -36,9 +38,11 @@ from androidrl.spaces import (
 )
 from androidrl.tasks.base import Needs, Task
 from androidrl.tasks.registry import make_task
-from androidrl.tasks.spec import TaskSpec
+from androidrl.tasks.spec import MAX_STEPS, TaskSpec
+from androidrl.tasks.steps import wake_and_unlock
 from androidrl.tasks.suite import TaskSuite
 from androidrl.ui import Snapshot, UIElement
+from androidrl.validation import error_items, shorten
 
 
 def _ms(start: float) -> float:
@@ -82,6 +86,35 @@ def _same(a: object, b: object) -> bool:
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         return a.shape == b.shape and bool(np.array_equal(a, b))
     return isinstance(a, str) and a == b
+
+
+#: The most observation files kept on disk, and the longest a reset waits for a device (a day is "never").
+MAX_KEEP_FILES = 1000
+MAX_RESET_TIMEOUT = 86_400.0
+
+
+def _check_timeout(seconds: Any) -> float:
+    """``reset_timeout``: a number of seconds in (0, a day]."""
+    number = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+    if not number or not 0 < seconds <= MAX_RESET_TIMEOUT:  # (NaN fails the comparison too)
+        raise ValueError(f"reset_timeout must be seconds in (0, {MAX_RESET_TIMEOUT:g}], got {seconds!r}")
+    return float(seconds)
+
+
+def _check_screen_size(size: Any) -> tuple[int, int]:
+    """``screen_size``: (width, height) in pixels, as a phone's screen can be."""
+    try:
+        width, height = size
+        whole = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (width, height))
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
+        raise ValueError(f"screen_size must be (width, height) in pixels, got {size!r}")
+    try:
+        check_screen(int(width), int(height), MIN_DENSITY)
+    except ValueError as err:
+        raise ValueError(f"screen_size: {err}") from None
+    return int(width), int(height)
 
 
 class AndroidEnv(gym.Env):
@@ -128,23 +161,27 @@ class AndroidEnv(gym.Env):
         save_dir: str | Path | None = None,
         dump_xml: bool | Literal["auto"] = "auto",
         write_files: bool = True,
-        keep_files: Annotated[int, Ge(1)] = 2,
+        keep_files: Annotated[int, Ge(1), Le(MAX_KEEP_FILES)] = 2,
         screen_size: tuple[int, int] | None = None,
-        max_steps: Annotated[int, Ge(1)] | None = None,
+        max_steps: Annotated[int, Ge(1), Le(MAX_STEPS)] | None = None,
         timings: bool = False,
         render_mode: Literal["rgb_array"] | None = None,
-        reset_timeout: Annotated[float, Gt(0)] = 60.0,
+        reset_timeout: Annotated[float, Gt(0), Le(MAX_RESET_TIMEOUT)] = 60.0,
     ) -> None:
         if not isinstance(device, Device):
             raise TypeError(f"device must be an androidrl Device, got {type(device).__name__}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if isinstance(keep_files, bool) or not isinstance(keep_files, int) or keep_files < 1:
-            raise ValueError(f"keep_files must be a positive int, got {keep_files!r}")
+        if isinstance(keep_files, bool) or not isinstance(keep_files, int) or not 1 <= keep_files <= MAX_KEEP_FILES:
+            raise ValueError(f"keep_files must be an int in 1..{MAX_KEEP_FILES}, got {keep_files!r}")
         if not isinstance(dump_xml, bool) and dump_xml != "auto":
             raise ValueError(f'dump_xml must be True, False or "auto", got {dump_xml!r}')
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        whole = isinstance(max_steps, int) and not isinstance(max_steps, bool)
+        if max_steps is not None and (not whole or not 1 <= max_steps <= MAX_STEPS):
+            raise ValueError(f"max_steps must be an int in 1..{MAX_STEPS} or None, got {max_steps!r}")
+        _check_timeout(reset_timeout)
+        if screen_size is not None:
+            screen_size = _check_screen_size(screen_size)
         self.device = device
         self.task = make_task(task)
         self.dump_xml = dump_xml
@@ -203,7 +240,7 @@ class AndroidEnv(gym.Env):
     # ------------------------------------------------------------------ gym API
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode: wait for the device, run the task's reset steps, observe.
+        """Start an episode: wait for the device, wake and unlock it, run the task's reset steps, observe.
 
         Raises:
             DeviceError: The device stayed unreachable for ``reset_timeout`` seconds, or
@@ -211,7 +248,7 @@ class AndroidEnv(gym.Env):
         """
         super().reset(seed=seed)
         options = dict(options or {})
-        timeout = options.pop("reset_timeout", self.reset_timeout)
+        timeout = _check_timeout(options.pop("reset_timeout", self.reset_timeout))
         task = options.pop("task", None)
         if options:
             raise ValueError(f"AndroidEnv.reset: unknown options {sorted(options)}; it takes reset_timeout, task")
@@ -219,6 +256,7 @@ class AndroidEnv(gym.Env):
             raise ValueError(f"AndroidEnv.reset: option task={task!r} needs a task suite; this env's task is one task")
         self._check_open()
         self.device.wait_ready(timeout=timeout)
+        wake_and_unlock(self.device)  # a phone that slept or locked in the last episode starts awake and unlocked
         if not self._set_up:
             self.task.setup(self.device)
             self._set_up = True
@@ -452,7 +490,11 @@ class AndroidEnv(gym.Env):
 
     def _to_action(self, action: EnvAction | dict[str, Any]) -> EnvAction:
         if isinstance(action, dict):
-            action = EnvAction(**action)
+            try:
+                action = EnvAction(**action)
+            except ValidationError as err:
+                problems = "; ".join(f"{path}: {message}" if path else message for path, message in error_items(err))
+                raise ValueError(f"invalid action {shorten(action)}: {problems}") from None
         elif not isinstance(action, EnvAction):
             raise TypeError(f"action must be an EnvAction or a dict of its fields, got {type(action).__name__}")
         check_on_screen(action, self.screen_size)

@@ -116,6 +116,7 @@ def make_pixel_env(
     adb_host: str = "127.0.0.1",
     adb_port: int | None = None,
     monitor: bool = False,
+    content: Mapping[str, int] | None = None,
     **env_kwargs: Any,
 ) -> gym.Env:
     """An env ready for SB3, wrapped as a training config's sections say (:func:`wrap_env`).
@@ -135,9 +136,13 @@ def make_pixel_env(
         adb_port: Its port.
         monitor: Wrap the AndroidEnv first in SB3's ``Monitor`` (as SB3's ``make_vec_env`` and a
             training run do), so that ``evaluate_policy`` reports the task's returns.
+        content: The virtual phone's seeded content (``{"contacts": 20}``; see ``VirtualPhone``).
         **env_kwargs: A config's ``env:`` section (:class:`AndroidEnv` keywords: ``max_steps``...).
     """
-    spec = DeviceSpec.parse(device, adb_host, adb_port) if device else DeviceSpec.virtual_phone(width, height, density)
+    if device:
+        spec = DeviceSpec.parse(device, adb_host, adb_port)
+    else:
+        spec = DeviceSpec.virtual_phone(width, height, density, content)
     env: gym.Env = AndroidEnv(spec.make_device(seed=seed), task, screen_size=spec.screen_size(), **env_kwargs)
     if monitor:
         from stable_baselines3.common.monitor import Monitor  # (SB3, the train extra: only when asked for)

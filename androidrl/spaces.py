@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 #: Longest text an :class:`EnvAction` may type, and longest observation path.
 MAX_TEXT_LENGTH = 256
@@ -229,6 +229,18 @@ class EnvAction(BaseModel):
             raise TypeError(f"input_txt must be a str, got {type(value).__name__}")
         return value
 
+    @model_validator(mode="after")
+    def _arguments(self) -> EnvAction:
+        # A tap without coord would tap (0, 0), a swipe_to without tgt_coord swipe to it: the type's own
+        # arguments are given, or it is an error (orient and dist keep MetaGPT's defaults, up and medium).
+        missing = [name for name in ARGUMENTS.get(self.action_type, ()) if name not in self.model_fields_set]
+        if missing:
+            raise ValueError(
+                f"a {self.action_type.name} action needs {' and '.join(missing)}, which it was not given "
+                f"(it has {sorted(self.model_fields_set) or 'nothing'})"
+            )
+        return self
+
     @field_validator("orient", mode="before")
     @classmethod
     def _check_orient(cls, value: Any) -> str:
@@ -263,6 +275,14 @@ class EnvAction(BaseModel):
         }
 
 
+#: The arguments each action type uses that have no meaningful default.
+ARGUMENTS = {
+    EnvActionType.SYSTEM_TAP: ("coord",),
+    EnvActionType.USER_LONGPRESS: ("coord",),
+    EnvActionType.USER_SWIPE: ("coord",),
+    EnvActionType.USER_SWIPE_TO: ("coord", "tgt_coord"),
+    EnvActionType.USER_INPUT: ("input_txt",),
+}
 #: Action types whose ``coord`` (and for USER_SWIPE_TO ``tgt_coord``) is a screen point.
 POINT_ACTIONS = frozenset(
     {EnvActionType.SYSTEM_TAP, EnvActionType.USER_LONGPRESS, EnvActionType.USER_SWIPE, EnvActionType.USER_SWIPE_TO}

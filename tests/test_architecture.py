@@ -4,7 +4,7 @@ Every ``import`` in ``androidrl/`` counts — at module level or inside a functi
 import is still a dependency) — except those under ``if TYPE_CHECKING:``. Layers, bottom
 to top (a module may import its own layer and the layers below, never one above):
 
-1. leaves: ``errors``, ``spaces``, ``keycodes``, ``validation``, ``screen``, ``plugins``, ``provenance``
+1. leaves: ``errors``, ``spaces``, ``keycodes``, ``validation``, ``screen``, ``plugins``, ``provenance``, ``pools``
 2. ``virtual`` — the virtual phone (never the device layer, tasks, env or training)
 3. ``device`` — the only layer that talks to a phone (never env, tasks or training)
 4. ``ui`` — UI XML, nodes, the per-step snapshot
@@ -42,7 +42,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "androidrl"
 
 LAYERS = [
-    {"errors", "spaces", "keycodes", "validation", "screen", "plugins", "provenance"},
+    {"errors", "spaces", "keycodes", "validation", "screen", "plugins", "provenance", "pools"},
     {"virtual"},
     {"device"},
     {"ui"},

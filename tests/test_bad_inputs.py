@@ -1,16 +1,25 @@
-"""Every bad input gets a clear error before any work starts (each row: the input, and the words that explain it)."""
+"""Every bad input gets a clear error before any work starts (each row: the input, and the words that explain it).
 
+The probe table (``tests/input_probes.py``: config keys of every section, flags of every command,
+task fields, device strings, actions, YAML bombs...) runs each case in a child process and asks
+for a clear answer: not a traceback, not a hang, not silent acceptance, not an unreadable wall.
+"""
+
+import math
 import re
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
+from input_probes import BOMB, cases, make_workspace, run_case, warm_up
 
 from androidrl import AndroidEnv, VirtualDevice
 from androidrl.cli import main as cli_main
-from androidrl.device.spec import DeviceSpec
+from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.errors import TaskError
+from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import parse_spec
 from androidrl.train.config import ConfigError, load_config, parse_config
 from androidrl.train.runs import Run
@@ -18,6 +27,89 @@ from androidrl.virtual.phone import VirtualPhone
 from androidrl.wrappers import DiscreteGridAction, MultiDiscreteAction
 
 GOOD = {"task": "tap-target"}
+
+
+@pytest.fixture(scope="module")
+def probe_workspace(tmp_path_factory):
+    workspace = make_workspace(tmp_path_factory.mktemp("probes"))
+    warm_up(workspace)  # (each case forks from this process: imports done once)
+    return workspace
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda case: f"{case.kind}:{case.id}")
+def test_every_probe_of_a_bad_input_gets_a_clear_answer(case, probe_workspace):
+    outcome = run_case(case, probe_workspace)
+    assert outcome.verdict == "clear", f"{case.kind} {case.id!r} ({case.expect!r} expected): {outcome}"
+
+
+def test_a_billion_laughs_anywhere_in_a_config_is_refused_before_it_expands(tmp_path):
+    # (inside features_extractor_kwargs it passed the depth check, and the config's dump expanded it: 5.3 GB)
+    config = tmp_path / "bomb.yaml"
+    config.write_text(
+        "task: tap-target\nalgo: {policy_kwargs: {features_extractor: stable_baselines3.common.torch_layers.NatureCNN, "
+        f"features_extractor_kwargs: {BOMB}}}}}\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(ConfigError, match=r"bomb.yaml: its aliases \(\*name\) repeat its values 1,234,567,905 times"):
+        load_config(config)
+    assert time.monotonic() - started < 10  # (a bound on the work, not a benchmark: expanding takes minutes)
+    shared = [list(range(10))] * 10
+    for _ in range(6):
+        shared = [shared] * 10  # a Python mapping repeats objects just as aliases do
+    with pytest.raises(ConfigError, match="its aliases"):
+        parse_config({**GOOD, "algo": {"hyperparams": {"x": shared}}})
+
+
+def test_an_error_about_200000_keys_prints_a_screenful(tmp_path):
+    config = tmp_path / "keys.yaml"
+    config.write_text("task: tap-target\n" + "".join(f"k{i}: 1\n" for i in range(200_000)))
+    with pytest.raises(ConfigError) as info:
+        load_config(config)
+    lines = str(info.value).splitlines()
+    assert lines[1:3] == ["k0: unknown key", "k1: unknown key"] and lines[-1] == "... and 199,980 more"
+    assert len(lines) == 22
+
+
+def test_aliases_of_one_phone_are_refused_before_two_workers_drive_it():
+    for first, second in [
+        ("127.0.0.1:6501", "localhost:6501"),
+        ("emulator-5554", "127.0.0.1:5555"),  # the emulator's adbd is its console port + 1 on the loopback
+        ("tcp:127.0.0.1:6501", "[::1]:6501"),
+    ]:
+        with pytest.raises(ValueError, match=f"devices {re.escape(first)} and {re.escape(second)} are one phone"):
+            parse_devices([first, second])
+        with pytest.raises(ConfigError, match="devices.serials: devices .* are one phone"):
+            parse_config({**GOOD, "devices": {"serials": [first, second]}, "training": {"eval_freq": 0}})
+    assert [s.serial for s in parse_devices(["127.0.0.1:6501", "127.0.0.1:6502", "emulator-5556"])] == [
+        "127.0.0.1:6501",
+        "127.0.0.1:6502",
+        "emulator-5556",
+    ]
+
+
+@pytest.mark.parametrize("weight", [math.inf, math.nan, -1.0, 1e308])
+def test_a_suite_weight_that_is_not_a_finite_number_is_refused(weight):
+    # (.inf was accepted, and every worker failed drawing from NaN probabilities until the run stopped)
+    with pytest.raises(ConfigError, match=r"task\[1\]\.weight"):
+        parse_config({**GOOD, "task": ["open-app", {"name": "tap-target", "weight": weight}]})
+    with pytest.raises(TaskError, match="suite weights must be one finite"):
+        weights = [{"name": "tap-target", "weight": weight}, {"name": "wifi-on", "weight": 1e308}]
+        make_task({"suite": ["open-app", *weights]})
+
+
+def test_a_dict_action_missing_its_coordinates_taps_nothing():
+    # ({"action_type": 2} tapped (0, 0): a default coordinate for a tap is no coordinate at all)
+    device = VirtualDevice(width=360, height=800, density=160)
+    env = AndroidEnv(device)
+    env.reset(seed=0)
+    device.phone.command_log.clear()
+    for action, missing in [({"action_type": 2}, "coord"), ({"action_type": 6, "coord": [5, 5]}, "tgt_coord")]:
+        with pytest.raises(ValueError, match=f"needs {missing}, which it was not given"):
+            env.step(action)
+    assert not [line for line in device.phone.command_log if "input" in line]
+    env.step({"action_type": 2, "coord": [10, 20]})
+    assert any("input tap 10 20" in line for line in device.phone.command_log)
+    env.close()
 
 
 @pytest.mark.parametrize(
@@ -184,3 +276,18 @@ def test_a_set_value_nested_hundreds_deep_is_a_clear_error():
 def test_the_shipped_configs_still_load():
     for path in sorted(Path(__file__).parents[1].joinpath("configs").glob("*.yaml")):
         load_config(path)
+
+
+def test_comparing_runs_across_seeds_skips_a_sibling_whose_config_is_not_one(tmp_path):
+    from androidrl.train.analysis import seed_runs
+
+    for name, text in [
+        ("mine", "task: tap-target\nseed: 0\n"),
+        ("seed1", "task: tap-target\nseed: 1\n"),
+        ("a-list", "- not\n- a config\n"),  # (it ended the comparison with an AttributeError)
+        ("a-bomb", f"task: tap-target\nseed: 2\nx: {BOMB}\n"),
+        ("not-yaml", "task: [\n"),
+    ]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.yaml").write_text(text)
+    assert {p.name for p in seed_runs(tmp_path / "mine")} == {"mine", "seed1"}

@@ -170,7 +170,7 @@ def test_options_are_spelled_the_same_in_every_command(monkeypatch):
         (["tune", "--config", "no-such-config"], "no shipped config of that name"),
         (["virtual", "--emulator", "--port", "5556"], "--emulator takes the odd adb port"),
         (["tasks", "check"], "give the task file to check"),
-        (["rollout", "--steps", "-1"], "--steps must be >= 0"),
+        (["rollout", "--steps", "-1"], "argument --steps: expected an int in 0..10,000,000, got '-1'"),
     ],
 )
 def test_a_command_used_wrongly_exits_2_saying_why(tmp_path, args, says):

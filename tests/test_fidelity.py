@@ -107,9 +107,9 @@ FORMATS = [
     (34, "dumpsys activity activities", r"(?m)^    topResumedActivity=ActivityRecord\{\w+ u0 com\.android\.launcher3/\.Launcher t\d+\}$", "out", "services/core/java/com/android/server/wm/ActivityTaskSupervisor.java (13+)"),
     (33, "dumpsys activity activities", r"(?m)^    topResumedActivity=ActivityRecord\{\w+ u0 com\.android\.launcher3/\.Launcher t\d+\}$", "out", "ActivityTaskSupervisor.java (13)"),
     (30, "dumpsys activity activities", r"(?m)^  mResumedActivity: ActivityRecord\{\w+ u0 com\.android\.launcher3/\.Launcher t\d+\}$", "out", "ActivityStackSupervisor.java (11)"),
-    (34, "am stack list", r"^Unknown command: stack\n$", "out", "ActivityManagerShellCommand.java (12+ has no stack)"),
-    (33, "am stack list", r"^Unknown command: stack\n$", "out", "ActivityManagerShellCommand.java (12+ has no stack)"),
-    (30, "am stack list", r"(?m)^  taskId=\d+: com\.android\.launcher3/\.Launcher bounds=\[0,0\]\[\d+,\d+\] userId=0 visible=true topActivity=ComponentInfo\{", "out", "ActivityManagerShellCommand.java (11)"),
+    (34, "am stack list", r"(?m)^RootTask id=\d+ bounds=\[0,0\]\[\d+,\d+\] displayId=0 userId=0\n configuration=\{.*\}\n  taskId=\d+: com\.android\.launcher3/com\.android\.launcher3\.Launcher bounds=\[0,0\]\[\d+,\d+\] userId=0 visible=true topActivity=ComponentInfo\{com\.android\.launcher3/com\.android\.launcher3\.Launcher\}$", "out", "ActivityManagerShellCommand.runStackList, ActivityTaskManager.RootTaskInfo.toString (12+)"),
+    (33, "am stack list", r"(?m)^  taskId=\d+: \S+ .*visible=true topActivity=ComponentInfo\{com\.android\.launcher3/", "out", "RootTaskInfo.toString (13)"),
+    (30, "am stack list", r"(?m)^Stack id=\d+ (.*\n)+  taskId=\d+: com\.android\.launcher3/com\.android\.launcher3\.Launcher bounds=\[0,0\]\[\d+,\d+\] userId=0 visible=true topActivity=ComponentInfo\{", "out", "ActivityManager.StackInfo.toString (11)"),
     (34, "getprop ro.build.fingerprint", r"^androidrl/androidrl_virtual/virtual:14/UE1A\.230829\.036/\d+:userdebug/test-keys\n$", "out", "build/make/core/sysprop.mk"),
     (33, "getprop ro.build.fingerprint", r"^androidrl/androidrl_virtual/virtual:13/TE1A\.220922\.034/\d+:userdebug/test-keys\n$", "out", "build/make/core/sysprop.mk"),
     (33, "getprop ro.build.version.sdk", r"^33\n$", "out", "build/make/core/version_defaults.mk"),
@@ -186,6 +186,23 @@ def test_stdin_reaches_the_command(phones, adb_server):
     assert adb(adb_server, server.serial, "shell", "cat /sdcard/f.txt").stdout == b"typed\n"
     assert adb(adb_server, server.serial, "exec-in", "cat > /sdcard/g.bin", stdin=bytes(range(256))).returncode == 0
     assert adb(adb_server, server.serial, "exec-out", "cat /sdcard/g.bin").stdout == bytes(range(256))
+    # exec-in closes its stream right after the input, as the real adb does: the command still runs to its end
+    # (a command still busy when the close came was cancelled with it, its file never written)
+    assert (
+        adb(
+            adb_server,
+            server.serial,
+            "exec-in",
+            "cat > /sdcard/h0; sleep 0.3; cat /sdcard/h0 > /sdcard/h.bin",
+            stdin=b"late",
+        ).returncode
+        == 0
+    )
+    for _ in range(50):
+        if adb(adb_server, server.serial, "exec-out", "cat /sdcard/h.bin").stdout == b"late":
+            break
+        time.sleep(0.1)
+    assert adb(adb_server, server.serial, "exec-out", "cat /sdcard/h.bin").stdout == b"late"
     # a command that does not read stdin does not wait for it (clients that never close it)
     assert adb(adb_server, server.serial, "shell", "echo ran", timeout=10).stdout == b"ran\n"
 
@@ -515,8 +532,8 @@ def test_adbutils_reads_the_phone_as_a_device(phones, adb_server):
     battery = device.battery()
     assert battery.level == 100 and battery.usb_powered is True and battery.present is True
     phone.shell("am start -n com.android.settings/.Settings")
-    current = device.app_current()
-    assert (current.package, current.activity) == ("com.android.settings", "com.android.settings.Settings")
+    current = device.app_current()  # Android 10+ print no mCurrentFocus in `dumpsys window windows`: it reads
+    assert (current.package, current.activity) == ("com.android.settings", ".Settings")  # `dumpsys activity top`
     top = device.shell("dumpsys activity top")
     assert f"pid={device.shell('pidof com.android.settings').strip()}" in top
     result = device.shell2("echo out; echo err >&2; false")  # adbutils' default: shell v1, in write order

@@ -7,8 +7,8 @@ import zlib
 import numpy as np
 import pytest
 
-from androidrl import TaskError, VirtualDevice
-from androidrl.tasks import parse_spec, pools
+from androidrl import TaskError, VirtualDevice, pools
+from androidrl.tasks import parse_spec
 from androidrl.tasks.generators import Draw, Param, draw_params, in_split, time_value
 from androidrl.tasks.spec_task import phone_now
 

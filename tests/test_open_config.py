@@ -1,12 +1,20 @@
-"""An open config: your own wrappers, callbacks and extractors by import path, env kwargs, SAC/TD3/QR-DQN."""
+"""An open config: your own wrappers, callbacks and extractors by import path (a run's own only when trusted), env
+kwargs, SAC/TD3/QR-DQN."""
+
+import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
+import androidrl
+from androidrl.cli import main as cli_main
 from androidrl.train import analysis
 from androidrl.train.compose import make_model, template_env
 from androidrl.train.config import ConfigError, parse_config
-from androidrl.train.evaluation import load_run_model
+from androidrl.train.evaluation import evaluate_run, load_run_model
 from androidrl.train.runs import Run
 from androidrl.train.training import train
 
@@ -123,3 +131,82 @@ def test_more_algorithms_train_from_a_config(name, action, hyperparams, tmp_path
     assert type(model).__name__ == name
     trained = model.policy.state_dict()
     assert any(not np.allclose(trained[k].numpy(), v.numpy()) for k, v in start.items())  # it learned something
+
+
+# ---------------------------------------------------------------------------- classes a run directory names
+
+EVIL = """
+import pathlib
+
+pathlib.Path(__file__).with_name("ran.txt").write_text("this module ran")
+
+import gymnasium as gym
+
+
+class Mark(gym.Wrapper):
+    pass
+"""
+
+
+def _run_naming(directory, wrapper: str, module: str | None = None):
+    """A run directory whose config names ``wrapper``, holding a module ``module`` (that notes it ran) if given."""
+    run = Run.create(config(), directory)
+    data = yaml.safe_load((directory / "config.yaml").read_text())
+    (directory / "config.yaml").write_text(yaml.safe_dump({**data, "wrappers": [wrapper]}, sort_keys=False))
+    if module:
+        (directory / f"{module}.py").write_text(EVIL)
+    return run
+
+
+@pytest.fixture
+def clean_imports(monkeypatch):
+    """The import path and modules as they were (the runs below put the current directory on the path)."""
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.startswith(("shared_", "runs.")) or name == "runs":
+            del sys.modules[name]
+
+
+@pytest.mark.parametrize("layout", ["inside", "below"])
+def test_a_run_directory_carrying_code_is_refused_before_it_runs(tmp_path, monkeypatch, capsys, clean_imports, layout):
+    # inside: you cd into a run you were sent; below: it sits in runs/ of your project (a namespace package)
+    module = f"shared_{layout}"
+    directory = tmp_path / "runs" / "shared"
+    name = module if layout == "inside" else f"runs.shared.{module}"
+    _run_naming(directory, f"{name}.Mark", module)
+    monkeypatch.chdir(directory if layout == "inside" else tmp_path)
+    ran = directory / "ran.txt"
+    refusal = f"wrappers.0: {name}.Mark would run {directory / module}.py, which is inside the run directory"
+    for attempt in (
+        lambda: Run.open(directory),
+        lambda: androidrl.make_env(directory),
+        lambda: evaluate_run(directory, episodes=1),
+    ):
+        with pytest.raises(ConfigError, match=re.escape(refusal)):
+            attempt()
+        assert f"  wrappers.0: {name}.Mark from {directory / module}.py" in capsys.readouterr().err
+    for command in (["evaluate", "--run"], ["watch", "--run"], ["train", "--resume"]):
+        assert cli_main([*command, str(directory)]) == 2
+        err = capsys.readouterr().err
+        assert refusal in err and "pass --trust-plugins" in err and "Traceback" not in err
+    assert not ran.exists()  # nothing of it ran
+    run = Run.open(directory, trust_plugins=True)  # read, then trusted: it runs
+    assert ran.read_text() == "this module ran" and run.config.wrappers[0].path == f"{name}.Mark"
+    assert "names classes to import, which runs their modules (trusted: --trust-plugins)" in capsys.readouterr().err
+
+
+def test_a_run_naming_installed_classes_says_where_they_come_from(tmp_path, capsys, clean_imports):
+    import gymnasium
+
+    _run_naming(tmp_path / "run", "gymnasium.wrappers.RecordEpisodeStatistics")
+    run = Run.open(tmp_path / "run")  # (not inside the run: no --trust-plugins needed)
+    assert run.config.wrappers[0].path == "gymnasium.wrappers.RecordEpisodeStatistics"
+    err = capsys.readouterr().err
+    where = Path(gymnasium.__file__).parent / "wrappers" / "__init__.py"
+    assert f"  wrappers.0: gymnasium.wrappers.RecordEpisodeStatistics from {where}" in err
+    Run.open(tmp_path / "run", trust_plugins=True)
+    assert "(trusted" not in capsys.readouterr().err  # (nothing of the run's own to trust)
+    parse_config(BASE)  # your own config: nothing printed
+    assert capsys.readouterr().err == ""

@@ -8,12 +8,16 @@ An actor placed on the wrong node would reach an adb server that does not know i
 how long the env took to come back (the figures of docs/scale-out.md).
 """
 
+import contextlib
 import csv
 import json
 import os
 import queue
+import re
 import shutil
 import signal
+import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -28,12 +32,14 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from androidrl.bench import main as bench_main  # noqa: E402
+from androidrl.cli import main as cli_main  # noqa: E402
 from androidrl.device.adb_server import IsolatedAdbServer, adb_path, free_port  # noqa: E402
 from androidrl.device.spec import DeviceSpec  # noqa: E402
 from androidrl.node import alive, descendants  # noqa: E402
+from androidrl.node.ports import PORTS, WORKER_PORTS, virtual_port  # noqa: E402
 from androidrl.train.compose import make_wrap  # noqa: E402
 from androidrl.train.config import ConfigError, load_config, parse_config  # noqa: E402
-from androidrl.train.runs import Run  # noqa: E402
+from androidrl.train.runs import Run, checkpoint_steps  # noqa: E402
 from androidrl.train.training import train  # noqa: E402
 from androidrl.vector import VectorSettings, WorkerError, make_vector_env  # noqa: E402
 from androidrl.vector.cluster import (  # noqa: E402
@@ -72,17 +78,28 @@ def _short_dir(prefix: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
-def _lines(process: subprocess.Popen, count: int, seconds: float = 180) -> list[str]:
-    """The next ``count`` lines ``process`` prints (the test fails if they do not come within ``seconds``)."""
+def _until(process: subprocess.Popen, marker: str, seconds: float = 180) -> list[str]:
+    """The lines ``process`` prints up to the first one holding ``marker`` (the test fails if it does not come)."""
     got: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [got.put(process.stdout.readline()) for _ in range(count)], daemon=True).start()
+
+    def read() -> None:
+        for line in process.stdout:
+            got.put(line)
+            if marker in line:
+                return
+        got.put("")  # (it ended)
+
+    threading.Thread(target=read, daemon=True).start()
     lines: list[str] = []
     deadline = time.monotonic() + seconds
-    while len(lines) < count:
+    while not lines or marker not in lines[-1]:
         try:
-            lines.append(got.get(timeout=max(0.1, deadline - time.monotonic())))
+            line = got.get(timeout=max(0.1, deadline - time.monotonic()))
         except queue.Empty:
-            pytest.fail(f"{process.args}: {count} lines did not come within {seconds:g} s; got {lines}")
+            pytest.fail(f"{process.args}: no line with {marker!r} within {seconds:g} s; got {lines}")
+        if not line:
+            pytest.fail(f"{process.args} ended (exit {process.wait()}) before a line with {marker!r}; got {lines}")
+        lines.append(line.rstrip("\n"))
     return lines
 
 
@@ -93,23 +110,33 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-class LoopbackNamespace:
-    """A network namespace whose only interface is loopback (``unshare -rn``), to run commands in (``nsenter``).
+class TwoHosts:
+    """A network namespace standing for two hosts: 10.9.0.1 and 10.9.0.2 (a veth pair), the default route via the first.
 
-    Joining a cluster with ``ray start --address`` needs ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``
-    unset, and then Ray swaps 127.0.0.1 for the machine's outward address; in here there is
-    no other address to swap it for, so everything stays on loopback.
+    Commands run inside it (``nsenter``), where Ray sees no address but these and loopback:
+    its guess of this host's address is 10.9.0.1 (the default route's), and a node started
+    with ``--node-ip-address 10.9.0.2`` is the other host. Nothing in it reaches the machine's
+    own network. (Joining a cluster with ``ray start --address`` needs
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` unset, which on the machine itself would let Ray swap
+    127.0.0.1 for the outward address.)
     """
 
+    HEAD, OTHER = "10.9.0.1", "10.9.0.2"
+
     def __init__(self) -> None:
-        missing = [tool for tool in ("unshare", "nsenter", "ip") if shutil.which(tool) is None]
+        missing = [tool for tool in ("unshare", "nsenter", "ip", "ss") if shutil.which(tool) is None]
         if missing:
-            pytest.skip(f"a loopback-only namespace needs {', '.join(missing)} (util-linux, iproute2)")
-        command = ["unshare", "-rn", "sh", "-c", "ip link set lo up && echo up && exec sleep 3600"]
-        self.holder = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            pytest.skip(f"a network namespace of our own needs {', '.join(missing)} (util-linux, iproute2)")
+        setup = (
+            "ip link set lo up && ip link add v0 type veth peer name v1 && "
+            f"ip addr add {self.HEAD}/24 dev v0 && ip addr add {self.OTHER}/24 dev v1 && "
+            "ip link set v0 up && ip link set v1 up && ip route add default dev v0 && echo up && exec sleep 3600"
+        )
+        self.holder = subprocess.Popen(["unshare", "-rn", "sh", "-c", setup], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)  # fmt: skip
         if self.holder.stdout.readline().strip() != "up":
             self.holder.kill()
-            pytest.skip(f"no user and network namespaces here: {self.holder.communicate()[1].strip()}")
+            pytest.skip(f"no user and network namespaces with veth here: {self.holder.communicate()[1].strip()}")
         self.processes: list[subprocess.Popen] = []
 
     def command(self, args: list[str]) -> list[str]:
@@ -122,69 +149,192 @@ class LoopbackNamespace:
         self.processes.append(process)
         return process
 
+    def run(self, args: list[str], **options) -> subprocess.CompletedProcess:
+        return subprocess.run(self.command(args), capture_output=True, text=True, timeout=180, **options)
+
+    def listening(self) -> list[tuple[str, int, set[int]]]:
+        """Every TCP socket listening inside: (address, port, pids of the processes that hold it)."""
+        found = []
+        for line in self.run(["ss", "-ltnpH"], check=True).stdout.splitlines():
+            address, _, port = line.split()[3].rpartition(":")
+            found.append((address.strip("[]"), int(port), {int(p) for p in re.findall(r"pid=(\d+)", line)}))
+        return found
+
     def close(self) -> None:
+        """Stop what runs inside (SIGTERM, then SIGKILL for it and what it started, by pid), then the namespace."""
         for process in [*self.processes, self.holder]:
             if process.poll() is None:
-                process.kill()
+                under = descendants(process.pid)
+                process.terminate()
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                for pid, _ in filter(alive, under):  # (a test that failed midway: nothing of it may outlive it)
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
             process.wait()
 
 
-def test_the_node_command_starts_and_joins_a_cluster_and_stops_cleanly():
-    """Head and joining node each with a phone, in a loopback-only namespace; SIGINT and SIGTERM stop all they started.
+# Ports of the node on the second address (the head takes the defaults): each flag, this node's port.
+OTHER_PORTS = {
+    "--node-manager-port": 7380,
+    "--object-manager-port": 7381,
+    "--runtime-env-agent-port": 7382,
+    "--dashboard-agent-grpc-port": 7383,
+    "--dashboard-agent-listen-port": 7384,
+    "--metrics-export-port": 7385,
+    "--min-worker-port": 11002,
+    "--max-worker-port": 11099,
+}
 
-    (Not on the module's cluster: joining it would need Ray's outward-address swap, see LoopbackNamespace.)
+
+def _tree(process: subprocess.Popen) -> list[tuple[int, str]]:
+    return [(process.pid, Path(f"/proc/{process.pid}/stat").read_text().rpartition(")")[2].split()[19]),
+            *descendants(process.pid)]  # fmt: skip
+
+
+def _gone(trees: list[list[tuple[int, str]]], seconds: float = 10) -> None:
+    """Check that every process of ``trees`` ends within ``seconds`` (a killed process takes a moment)."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for tree in trees for p in tree) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [(pid, _command_line(pid)) for tree in trees for pid, t in tree if alive((pid, t))]
+    assert not left, f"processes the node commands started are still running: {left}"
+
+
+def test_node_commands_make_a_cluster_of_two_hosts_with_pinned_ports_a_token_and_leave_nothing():
+    """``androidrl node`` on two addresses, as on two firewalled hosts (see docs/scale-out.md).
+
+    The head guesses its address and says it, makes the cluster's token (0600) and starts the
+    adb server it needs; a second node on that adb server is turned away; the other host's
+    node, given a token file readable by all, makes it private; every port they listen on
+    beyond loopback is one of their flags'; a restarted node serves its virtual phone under
+    the same serial; a clean stop leaves no process, no adb server it started and no file.
     """
-    ns = LoopbackNamespace()
+    ns = TwoHosts()
     work = _short_dir("arl-node-")
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
-    env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(ray_token(work / "auth_token")), RAY_TMPDIR=str(work))
+    home, tmp = work / "home", work / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_AUTH", "RAY_ADDRESS", "RAY_ENABLE_WINDOWS"))}
+    env.update(HOME=str(home), RAY_TMPDIR=str(tmp))  # (no token anywhere yet: the head makes it)
+    far_adb = IsolatedAdbServer()  # the other host's adb server, running before its node starts
+    lab_adb = free_port()  # nothing runs there: the head's node starts the adb server
+    common = ["--virtual", "1", "--num-cpus", "1"]
     nodes: dict[str, subprocess.Popen] = {}
-    adbs = [IsolatedAdbServer() for _ in range(2)]  # (for their settings: own port and HOME, no USB or mDNS)
     try:
-        for adb in adbs:  # each host its own adb server, in the namespace, in the foreground: stopped by pid
-            ns.start([adb_path(), "-P", str(adb.port), "nodaemon", "server"], env=adb.env, stderr=subprocess.DEVNULL)
-        port = free_port()
-        for name, adb, role in (("lab", adbs[0], ["--head", "--port", str(port)]),
-                                ("far", adbs[1], ["--address", f"127.0.0.1:{port}"])):  # fmt: skip
-            command = [*CLI, "node", *role, "--node-ip-address=127.0.0.1", "--name", name, "--virtual", "1"]
-            command += ["--adb-port", str(adb.port), "--num-cpus", "1", "--temp-dir", str(work / name)]
-            log = (work / f"{name}.log").open("w")
-            nodes[name] = ns.start(command, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
-            lines = _lines(nodes[name], 2)  # printed once its Ray node is up
-            assert f"node {name}: advertising 1 device(s) to the Ray cluster at 127.0.0.1:{port}" in lines[0], lines
-            assert lines[1].strip().startswith(f"{DEVICE_RESOURCE}{name}/127.0.0.1:"), lines
-        listing = subprocess.run(
-            ns.command([*CLI, "devices", "--cluster", "--address", f"127.0.0.1:{port}"]),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=180,
-        )
+        ns.start([adb_path(), "-P", str(far_adb.port), "nodaemon", "server"], env=far_adb.env,
+                 stderr=subprocess.DEVNULL)  # fmt: skip
+        command = [*CLI, "node", "--head", "--name", "lab", "--adb-port", str(lab_adb), *common]  # ports: defaults
+        nodes["lab"] = ns.start(command, stdout=subprocess.PIPE, stderr=(work / "lab.log").open("w"), text=True,
+                                env=env)  # fmt: skip
+        said = _until(nodes["lab"], "join from other hosts with")
+        head = f"{TwoHosts.HEAD}:6379"
+        assert said[0] == f"node lab: advertising 1 device(s) to the Ray cluster at {head}", said
+        assert said[1] == f"  {DEVICE_RESOURCE}lab/127.0.0.1:{virtual_port('lab')}", said
+        token = home / ".ray" / "auth_token"
+        assert f"node lab: this host's address in the cluster: {TwoHosts.HEAD} (Ray's guess" in said[2], said
+        assert f"node lab: started an adb server on port {lab_adb} (it stops with this node)" in said
+        assert f"node lab: made a new Ray token in {token}" in said
+        assert stat.S_IMODE(token.stat().st_mode) == 0o600
+        assert any(line.startswith("node lab: ports the other hosts must reach here: 6379 (GCS)") for line in said)
+        assert said[-1].startswith(f"join from other hosts with: androidrl node --address {head} --node-ip-address")
+
+        other = [f"{flag}={port}" for flag, port in OTHER_PORTS.items()]
+        begin = time.monotonic()
+        second = ns.run([*CLI, "node", "--address", head, "--name", "lab2", "--adb-port", str(lab_adb), *other],
+                        env=env)  # fmt: skip
+        print(f"\nray fault: a second node on one adb server: refused in {time.monotonic() - begin:.1f} s")
+        assert second.returncode == 1, second.stdout
+        assert f"the adb server at 127.0.0.1:{lab_adb} already belongs to node lab (pid " in second.stderr
+
+        far_token = work / "far_token"  # (the head's token copied to the other host, readable by all)
+        far_token.write_text(token.read_text())
+        far_token.chmod(0o644)
+        far_env = {**env, "RAY_AUTH_TOKEN_PATH": str(far_token)}
+        far = [*CLI, "node", "--address", head, "--node-ip-address", TwoHosts.OTHER, "--name", "far"]
+        far += ["--adb-port", str(far_adb.port), *common, *other]
+        nodes["far"] = ns.start(far, stdout=subprocess.PIPE, stderr=(work / "far.log").open("w"), text=True,
+                                env=far_env)  # fmt: skip
+        said = _until(nodes["far"], "ports the other hosts must reach here")
+        far_phone = f"  {DEVICE_RESOURCE}far/127.0.0.1:{virtual_port('far')}"
+        assert said[:2] == [f"node far: advertising 1 device(s) to the Ray cluster at {head}", far_phone], said
+        assert (
+            said[2] == f"node far: this host's address in the cluster: {TwoHosts.OTHER} (as given by --node-ip-address)"
+        ), said
+        assert any(f"the Ray token file {far_token} was readable by others (0644): made it 0600" in s for s in said)
+        assert stat.S_IMODE(far_token.stat().st_mode) == 0o600
+        assert said[-1].startswith("node far: ports the other hosts must reach here: 7380 (node manager), 7381")
+
+        # A firewall that lets only the listed ports through between the hosts is enough: nothing else listens.
+        pinned = {"lab": {p.default for p in PORTS} | set(range(WORKER_PORTS[0], WORKER_PORTS[1] + 1)),
+                  "far": set(OTHER_PORTS.values()) | set(range(11002, 11100))}  # fmt: skip
+        trees = {name: {pid for pid, _ in _tree(process)} for name, process in nodes.items()}
+        for address, port, pids in ns.listening():
+            for name, tree in trees.items():
+                if pids & tree and address not in ("127.0.0.1", "::ffff:127.0.0.1", "::1"):
+                    assert port in pinned[name], f"node {name} listens on {address}:{port}, not a port of its flags"
+
+        listing = ns.run([*CLI, "devices", "--cluster"], env=env)  # address auto, and the token of ~/.ray
         assert listing.returncode == 0, listing.stderr
         rows = [line.split() for line in listing.stdout.splitlines()[1:]]
         assert sorted((row[0].split("/")[0], row[1], row[2]) for row in rows) == [
             ("far", "far", "free"),
             ("lab", "lab", "free"),
         ], listing.stdout
-        started = {name: descendants(process.pid) for name, process in nodes.items()}
+
+        started = {name: _tree(process) for name, process in nodes.items()}
         for name, tree in started.items():
             commands = [_command_line(pid) for pid, _ in tree]
             assert any("raylet" in c for c in commands), f"{name}: no raylet among {commands}"
             assert any("androidrl.cli virtual" in c for c in commands), f"{name}: no phone among {commands}"
         assert any("gcs_server" in _command_line(pid) for pid, _ in started["lab"])
+
+        begin = time.monotonic()
+        nodes["far"].send_signal(signal.SIGTERM)  # the other host's node restarts: its phone keeps its serial
+        assert nodes["far"].wait(timeout=60) == 0
+        stopped = time.monotonic() - begin
+        _gone([started["far"]])
+        assert far_phone.split(":")[-1] not in ns.run([adb_path(), "-P", str(far_adb.port), "devices"]).stdout
+        nodes["far"] = ns.start(far, stdout=subprocess.PIPE, stderr=(work / "far.log").open("a"), text=True,
+                                env=far_env)  # fmt: skip
+        assert _until(nodes["far"], "ports the other hosts must reach here")[:2] == said[:2]
+        print(f"\nray fault: node restarted: stopped in {stopped:.1f} s, advertising the same devices again "
+              f"{time.monotonic() - begin:.1f} s after the stop began")  # fmt: skip
+        started["far"] = _tree(nodes["far"])
+
         nodes["far"].send_signal(signal.SIGTERM)  # the joined node first: the head is what it talks to
         assert nodes["far"].wait(timeout=60) == 0
         nodes["lab"].send_signal(signal.SIGINT)  # (Ctrl-C)
         assert nodes["lab"].wait(timeout=60) == 0
-        deadline = time.monotonic() + 10  # (a killed process takes a moment to end)
-        while any(alive(p) for tree in started.values() for p in tree) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = [(pid, _command_line(pid)) for tree in started.values() for pid, t in tree if alive((pid, t))]
-        assert not left, f"processes the node commands started are still running: {left}"
+        _gone(list(started.values()))
+        assert not [s for s in ns.listening() if s[1] == lab_adb], "the adb server the head started is still there"
+        assert list(tmp.iterdir()) == [], "the nodes left files (Ray's sessions, the cluster's address)"
     finally:
         ns.close()
-        for adb in adbs:
-            adb.stop()  # (its HOME)
+        far_adb.stop()  # (its HOME)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_address_auto_fails_at_once_when_this_host_is_in_no_cluster():
+    """``auto`` reads the cluster recorded on this host: none, or a stale one (its node is gone), is said at once."""
+    work = _short_dir("arl-auto-")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["RAY_TMPDIR"] = str(work)
+    record = work / "ray" / "ray_current_cluster"
+    try:
+        result = subprocess.run([*CLI, "devices", "--cluster"], capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 1
+        assert f"{record} does not exist" in result.stderr and "this host is in no Ray cluster" in result.stderr
+        stale = f"127.0.0.1:{free_port()}"  # what a node stopped by kill -9 leaves
+        record.parent.mkdir()
+        record.write_text(stale)
+        begin = time.monotonic()
+        result = subprocess.run([*CLI, "devices", "--cluster"], capture_output=True, text=True, env=env, timeout=60)
+        print(f"\nray fault: address auto, its cluster gone: said in {time.monotonic() - begin:.1f} s")
+        assert result.returncode == 1
+        assert f"no Ray cluster at {stale} (Connection refused) (the address recorded in {record}" in result.stderr
+    finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -345,14 +495,16 @@ class Learner:
         return obs, dones, infos
 
 
-def _fault(cluster, learner, kind, hit, inject, restore=None, down_for=3.0, seconds=180.0) -> None:
+def _fault(cluster, learner, caplog, kind, hit, inject, restore=None, down_for=3.0, seconds=180.0) -> None:
     """Inject a fault hitting envs ``hit``; step until they are back; check and print what the learner saw.
 
     Checks: each hit env's episode ends (truncated) with a ``device_error`` naming its device and
-    host, it comes back with a real screen, the other envs make good steps all along, and no step
-    is replayed (each hit phone received exactly one tap per good step of its env).
+    host, it comes back with a real screen, the other envs make good steps all along, no step
+    is replayed (each hit phone received exactly one tap per good step of its env), and each
+    actor that died (not a phone) was said once in the log, naming its device and host.
     """
     env, names = learner.env, learner.names
+    caplog.clear()
     others = [i for i in range(env.num_envs) if i not in hit]
     learner.step()  # (nothing is in flight when the fault comes)
     for i in hit:
@@ -395,16 +547,24 @@ def _fault(cluster, learner, kind, hit, inject, restore=None, down_for=3.0, seco
         assert taps == learner.good[i] - good_before[i], f"{kind}: env {i}: {taps} taps for its good steps"
     made = sum(learner.good[i] - good_before[i] for i in others)
     assert all(learner.good[i] > good_before[i] for i in others)
+    deaths = [r.getMessage() for r in caplog.records if "its Ray actor died" in r.getMessage()]
+    if kind == "phone killed":  # (the actor lives on: the phone's fault is the env's)
+        assert not deaths, f"{kind}: {deaths}"
+    else:  # one line per actor that died, naming its device and host
+        for i in hit:
+            host, serial = names[i].split("/")
+            assert [d.startswith(f"worker {i} ({serial} on host {host}, pid ") for d in deaths].count(True) == 1, deaths
+        assert len(deaths) == len(hit), f"{kind}: {deaths}"
     when = max(t for t, _ in reported.values())
     again = f" ({max(back.values()) - restored:.1f} s after it returned)" if restored is not None else ""
     saw = reported[hit[0]][1]
     print(
         f"\nray fault: {kind}: reported after {when:.1f} s, back after {max(back.values()):.1f} s{again}, "
-        f"other envs made {made} good steps meanwhile, user saw: {saw}"
+        f"other envs made {made} good steps meanwhile, user saw: {saw}" + (f"; log: {deaths[0]}" if deaths else "")
     )
 
 
-def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
+def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster, caplog):
     names = [d.name for d in cluster_devices(ray)]  # node0's two devices, then node1's
     env = _vec(ray_cluster, names, fault_timeout=1.0)
     learner = Learner(env, names)
@@ -412,7 +572,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
     try:
         env.reset()
         killed = transport.location(0)
-        _fault(ray_cluster, learner, "actor process killed", [0], lambda: os.kill(killed.pid, signal.SIGKILL))
+        _fault(ray_cluster, learner, caplog, "actor process killed", [0], lambda: os.kill(killed.pid, signal.SIGKILL))
         again = transport.location(0)
         assert again.pid != killed.pid and again.node_id == ray_cluster.nodes[0].node_id  # restarted by Ray, at home
 
@@ -421,6 +581,7 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
         _fault(
             ray_cluster,
             learner,
+            caplog,
             "phone killed",
             [1],
             lambda: ray_cluster.adbd.stop_server(ray_cluster.servers[name]),
@@ -430,15 +591,15 @@ def test_faults_end_only_their_envs_episode_and_it_comes_back(ray_cluster):
         def rejoin() -> None:
             ray_cluster.nodes[1] = ray_cluster.add_node(1)
 
-        _fault(ray_cluster, learner, "node lost", [2, 3], lambda: ray_cluster.cluster.remove_node(ray_cluster.nodes[1]),
-               rejoin)  # fmt: skip
+        lose = lambda: ray_cluster.cluster.remove_node(ray_cluster.nodes[1])  # noqa: E731
+        _fault(ray_cluster, learner, caplog, "node lost", [2, 3], lose, rejoin)
         assert {transport.location(i).node_id for i in (2, 3)} == {ray_cluster.nodes[1].node_id}
     finally:
         env.close()
     _wait_free()
 
 
-def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster):
+def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_cluster, caplog):
     name = f"node1/{ray_cluster.serials[1][1]}"
     serial, port = name.split("/")[1], int(name.rsplit(":", 1)[1])
     env = _vec(ray_cluster, [name], max_down_seconds=2.0, retry_interval=0.5, fault_timeout=1.0)
@@ -451,9 +612,53 @@ def test_a_device_down_too_long_is_an_error_naming_its_host_and_device(ray_clust
                 env.step(np.zeros(1, dtype=int))
         message = str(caught.value)
         assert f"({serial} on host node1): device {serial} down for" in message and "max_down_seconds 2" in message
+        assert f"1 of 1 devices are down ({serial} on host node1): waiting for them" in caplog.messages
     finally:
         env.close()
         ray_cluster.servers[name] = ray_cluster.adbd.serve(ray_cluster.phones[name], port=port)
+    _wait_free()
+
+
+def test_training_that_loses_its_device_for_good_saves_a_checkpoint_before_it_stops(ray_cluster, tmp_path):
+    name = f"node1/{ray_cluster.serials[1][0]}"
+    phone, port = ray_cluster.phones[name], int(name.rsplit(":", 1)[1])
+    overrides = [
+        f"devices.cluster=[{name}]",
+        f"vector.address={ray_cluster.address}",
+        "vector.max_down_seconds=2",
+        "vector.fault_timeout=1",
+        "algo.hyperparams.n_steps=64",
+        "algo.hyperparams.n_epochs=1",
+        "training.total_timesteps=100000",
+        "training.eval_freq=0",
+        "training.checkpoint_freq=0",
+        "training.progress_bar=false",
+    ]
+    run = Run.create(load_config(ROOT / "configs" / "ray_cluster.yaml", overrides), tmp_path / "run", ["train"])
+    phone.command_log.clear()
+
+    def lose_the_phone() -> None:  # after a rollout or two: 64 steps each, a tap each
+        deadline = time.monotonic() + 300
+        while sum(line.startswith("input ") for line in list(phone.command_log)) < 150:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+        ray_cluster.adbd.stop_server(ray_cluster.servers[name])
+
+    losing = threading.Thread(target=lose_the_phone, daemon=True)
+    losing.start()
+    try:
+        with pytest.raises(WorkerError) as caught:
+            train(run)
+        print(f"\nray fault: a device down for good in training: {caught.value}")
+    finally:
+        losing.join()
+        ray_cluster.servers[name] = ray_cluster.adbd.serve(phone, port=port)
+    saved = run.latest_checkpoint()
+    assert saved is not None and checkpoint_steps(saved) >= 64, list(run.checkpoints.glob("*"))
+    message = str(caught.value)
+    assert f"{name.split('/')[1]} on host node1" in message and "more than max_down_seconds 2" in message
+    assert message.endswith(f"training stopped (saved {saved}; continue with --resume {run.directory} once it is back)")
     _wait_free()
 
 
@@ -472,6 +677,59 @@ def test_bad_ray_configs_are_explained():
                 "training": {"eval_freq": 0},
             }
         )
+
+
+def _free_ports(count: int) -> list[int]:
+    ports: set[int] = set()
+    while len(ports) < count:
+        ports.add(free_port())
+    return sorted(ports)
+
+
+def test_bad_node_flags_are_refused_before_anything_starts(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(tmp_path / "token"))  # (the head would make it; a node needs it)
+    free = iter(_free_ports(len(PORTS) + 2))
+    pinned = {p.flag: next(free) for p in PORTS}
+    head = ["node", "--head", "--name", "bad", *[f"{flag}={port}" for flag, port in pinned.items()]]
+    with pytest.raises(SystemExit):
+        cli_main([*head, "--port", "80"])
+    assert "argument --port: expected a port from 1024 to 65535, got '80'" in capsys.readouterr().err
+    joining = [f"{flag}={port}" for flag, port in pinned.items() if flag not in ("--port", "--ray-client-server-port")]
+    assert cli_main(["node", "--address", "127.0.0.1:6379", "--name", "bad", *joining]) == 1
+    assert (
+        f"no Ray token at {tmp_path / 'token'}: a node joins a cluster with the cluster's token"
+        in capsys.readouterr().err
+    )
+    assert not (tmp_path / "token").exists()
+    held, virtual, gcs, adb = socket.socket(), next(free), pinned["--port"], free_port()
+    held.bind(("127.0.0.1", next(free)))
+    held.listen()
+    with held, socket.socket() as phone_port:
+        phone_port.bind(("127.0.0.1", virtual))
+        phone_port.listen()
+        for extra, said in (
+            (["--node-manager-port", str(gcs)], f"--node-manager-port and --port are both {gcs}"),
+            (["--object-manager-port", "10500"], "--object-manager-port 10500 is inside the worker ports 10002-10999"),
+            (["--min-worker-port", "11000", "--max-worker-port", "10500"], "--min-worker-port 11000 is above --max"),
+            (["--metrics-export-port", str(held.getsockname()[1])],
+             f"port {held.getsockname()[1]} (--metrics-export-port) is in use on this host"),
+            (["--virtual", "1", "--virtual-port", str(virtual), "--adb-port", str(adb)],
+             f"port {virtual} for the --virtual phones ({virtual}-{virtual}, --virtual-port, so that their serials"),
+        ):  # fmt: skip
+            assert cli_main([*head, *extra]) == 1
+            assert said in capsys.readouterr().err
+    with pytest.raises(ConnectionRefusedError):  # the adb server the last one started was stopped with it
+        socket.create_connection(("127.0.0.1", adb), timeout=5)
+
+
+def test_the_docs_list_every_port_of_a_node_with_its_default_and_who_reaches_it():
+    rows = {line.split("|")[2].strip(): line for line in (ROOT / "docs" / "scale-out.md").read_text().splitlines()
+            if line.startswith("| ") and line.count("|") == 5}  # fmt: skip
+    for port in PORTS:
+        row = rows.get(f"`{port.flag}`", "")
+        assert row.startswith(f"| {port.default} |") and row.rstrip(" |").endswith(port.reached_from), (port, row)
+    low, high = WORKER_PORTS
+    assert rows["`--min-worker-port`, `--max-worker-port`"].startswith(f"| {low}–{high} |")
 
 
 def test_no_cluster_at_the_address_is_a_clear_error():

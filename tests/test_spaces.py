@@ -74,10 +74,10 @@ def test_coordinates_accept_lists_tuples_and_arrays():
 
 
 def test_orient_dist_and_type_accept_names_and_indices():
-    action = EnvAction(action_type="user_swipe", orient=np.int64(2), dist="LONG")
+    action = EnvAction(action_type="user_swipe", coord=(5, 5), orient=np.int64(2), dist="LONG")
     assert action.action_type is EnvActionType.USER_SWIPE
     assert (action.orient, action.dist) == ("left", "long")
-    assert EnvAction(action_type=np.int64(2)).action_type is EnvActionType.SYSTEM_TAP
+    assert EnvAction(action_type=np.int64(2), coord=(5, 5)).action_type is EnvActionType.SYSTEM_TAP
 
 
 @pytest.mark.parametrize(

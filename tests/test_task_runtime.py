@@ -85,14 +85,25 @@ def test_insert_file_and_config_steps_reach_the_phone_as_shell_commands():
                 {
                     "insert": {
                         "uri": "content://settings/system",
+                        "rows": [{"name": "androidrl_x", "value": "it's: a b"}],
+                    }
+                },
+                {
+                    "insert": {
+                        "uri": "content://com.android.contacts/raw_contacts",
                         "rows": [
                             {
-                                "name": "androidrl_parent",
-                                "value": "it's: a b",
+                                "account_name": None,
                                 "_children": [
                                     {
-                                        "uri": "content://settings/secure",
-                                        "rows": [{"name": "androidrl_child", "value": "$parent_id"}],
+                                        "uri": "content://com.android.contacts/data",
+                                        "rows": [
+                                            {
+                                                "raw_contact_id": "$parent_id",
+                                                "mimetype": "vnd.android.cursor.item/name",
+                                                "data1": "Ann Lee",
+                                            }
+                                        ],
                                     }
                                 ],
                             }
@@ -110,9 +121,10 @@ def test_insert_file_and_config_steps_reach_the_phone_as_shell_commands():
         }
     )
     run_steps(dev, spec.reset, "test")
-    assert dev.shell("settings get system androidrl_parent").strip() == "it's: a b"
-    newest = parse_rows(dev.shell("content query --uri content://settings/system --projection _id --sort '_id DESC'"))
-    assert dev.shell("settings get secure androidrl_child").strip() == newest[0]["_id"]
+    assert dev.shell("settings get system androidrl_x").strip() == "it's: a b"
+    raw = parse_rows(dev.shell("content query --uri content://com.android.contacts/raw_contacts --projection _id"))
+    name = "content query --uri content://com.android.contacts/data --projection raw_contact_id:display_name"
+    assert parse_rows(dev.shell(name)) == [{"raw_contact_id": raw[-1]["_id"], "display_name": "Ann Lee"}]
     assert dev.phone.fs.read("/sdcard/Documents/a/b.txt") == b"x\\ny 'q' $HOME"
     assert len(dev.phone.fs.read("/sdcard/z")) == 100
     assert dev.shell("settings get system font_scale").strip() == "1.15"
@@ -130,7 +142,7 @@ def test_insert_file_and_config_steps_reach_the_phone_as_shell_commands():
 def test_notifications_and_configurations_are_the_commands_a_user_types():
     notify = Notify(tag="rate", title="Enjoying it?", text="Rate this app", opens="com.android.settings/.Settings")
     assert notify_command(notify) == (
-        "cmd notification post -S bigtext -t 'Enjoying it?' -c activity -n com.android.settings/.Settings rate "
+        "cmd notification post -S bigtext -t 'Enjoying it?' -c activity com.android.settings/.Settings rate "
         "'Rate this app'"
     )
     config = parse_spec({"name": "t", "success": NEVER, "reset": [{"config": {"theme": "dark", "density": "reset"}}]})

@@ -589,6 +589,68 @@ def test_back_closes_the_keyboard_then_the_dialog_then_the_activity(gallery, ste
     assert stepped.foreground()[0] == "com.android.launcher3"
 
 
+def test_the_shade_covers_the_windows_takes_their_touches_and_back_closes_it_first(gallery, stepped):
+    tap_node(gallery, text="Label")
+    tap_node(gallery, resource_id=RID + "label_input")
+    gallery.text("Gym")
+    ok = center(node_bounds(gallery.dump_ui(), resource_id="android:id/button1"))
+    gallery.shell("cmd statusbar expand-notifications")
+    xml = gallery.dump_ui()  # the dump shows the focused window: SystemUI's NotificationShade
+    assert 'package="com.android.systemui"' in xml and RID + "label_input" not in xml
+    gallery.tap(*ok)  # the shade takes the touch: the dialog's OK under it is not pressed
+    assert "mInputShown=true" in gallery.shell("dumpsys input_method")  # (under the shade)
+    gallery.shell("input keyevent BACK")  # BACK: the shade, then the keyboard, the dialog, the activity
+    assert nodes(gallery, resource_id=RID + "label_input")
+    assert "mInputShown=true" in gallery.shell("dumpsys input_method")
+    gallery.shell("input keyevent BACK")
+    assert "mInputShown=false" in gallery.shell("dumpsys input_method")
+    gallery.shell("input keyevent BACK")
+    assert not nodes(gallery, resource_id=RID + "label_input") and state(gallery)["label"] == "-"  # never OK'd
+    gallery.shell("input keyevent BACK")
+    assert stepped.foreground()[0] == "com.android.launcher3"
+
+
+def test_the_keyguard_is_drawn_over_every_window_and_a_sleeping_screen_is_black(gallery, stepped):
+    tap_node(gallery, text="Alert")
+    stepped.top_activity.toast("Refreshed")
+    gallery.shell("input keyevent POWER")
+    assert gallery.screenshot().max() == 0
+    gallery.shell("input keyevent WAKEUP")
+    xml = gallery.dump_ui()
+    assert "com.android.systemui:id/keyguard_root_view" in xml and "android:id/alertTitle" not in xml
+    locked = gallery.screenshot()
+    stepped.clock.advance(2.5)  # the toast's time is up: the lock screen, over it, looks the same
+    assert np.array_equal(gallery.screenshot(), locked)
+    gallery.shell("input keyevent BACK")  # the lock screen keeps BACK from the dialog
+    gallery.shell("wm dismiss-keyguard")
+    assert attribute(gallery.dump_ui(), "text", resource_id="android:id/alertTitle") == "Delete all?"
+
+
+def test_a_snapshot_keeps_the_windows_and_the_system_ui_together(gallery, stepped):
+    tap_node(gallery, text="Label")
+    tap_node(gallery, resource_id=RID + "label_input")
+    gallery.shell("cmd notification post -t Hello tag World")
+    gallery.shell("cmd statusbar expand-notifications")
+    stepped.save_snapshot("both")
+    gallery.shell("cmd statusbar collapse; input keyevent BACK; input keyevent BACK; cmd uimode night yes")
+    stepped.load_snapshot("both")
+    assert 'text="World"' in gallery.dump_ui() and "mInputShown=true" in gallery.shell("dumpsys input_method")
+    gallery.shell("cmd statusbar collapse")
+    assert nodes(gallery, resource_id=RID + "label_input")
+    assert gallery.shell("cmd uimode night") == "Night mode: no\n"
+
+
+def test_dumpsys_uimode_and_the_configuration_follow_the_night_mode(gallery):
+    assert "mNightMode=1 (no)" in gallery.shell("dumpsys uimode")
+    assert " port finger " in gallery.shell("dumpsys activity top")
+    gallery.shell("cmd uimode night yes")
+    assert "mNightMode=2 (yes)" in gallery.shell("dumpsys uimode") and "mCurUiMode=0x21" in gallery.shell(
+        "dumpsys uimode"
+    )
+    assert " port night finger " in gallery.shell("dumpsys activity top")
+    assert "\n  uimode\n" in gallery.shell("cmd -l")
+
+
 def test_an_app_string_it_does_not_have_is_an_error(gallery, stepped):
     with pytest.raises(KeyError, match="com.androidrl.practice has no string 'nope'"):
         stepped.top_activity.string("nope")

@@ -52,11 +52,16 @@ def run(args: argparse.Namespace) -> int:
     names = list(shipped) if args.name == "all" else [args.name]
     unknown = [n for n in names if n not in shipped]
     if not args.name or unknown:
-        print(f"androidrl configs copy: give a shipped config ({', '.join(shipped)}) or all", file=sys.stderr)
+        which = f"no shipped config {unknown[0]!r}; give" if unknown and args.name else "give the name of"
+        print(f"androidrl configs copy: {which} a shipped config ({', '.join(shipped)}) or all", file=sys.stderr)
         return USAGE
     dest = Path(args.dest)
     as_file = len(names) == 1 and dest.suffix in (".yaml", ".yml") and not dest.is_dir()
-    (dest.parent if as_file else dest).mkdir(parents=True, exist_ok=True)
+    try:
+        (dest.parent if as_file else dest).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"androidrl configs copy: {dest}: cannot make the directory: {err.strerror}", file=sys.stderr)
+        return USAGE
     for name in names:
         target = dest / shipped[name].name if dest.is_dir() else dest
         if target.exists():

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+from androidrl.commands import host_arg, port_arg
+
 #: What to do about a device in each state adb reports besides ``device``.
 STATE_HELP = {
     "offline": "not answering: reconnect it (`adb reconnect` / replug), or wait for the boot to finish",
@@ -41,9 +43,9 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def add_adb_server(parser: argparse.ArgumentParser) -> None:
     """``--adb-host`` and ``--adb-port``: the adb server, spelled the same in every command that uses one."""
-    parser.add_argument("--adb-host", default="127.0.0.1", help="adb server host (default 127.0.0.1)")
+    parser.add_argument("--adb-host", type=host_arg, default="127.0.0.1", help="adb server host (default 127.0.0.1)")
     parser.add_argument(
-        "--adb-port", type=int, default=None, help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)"
+        "--adb-port", type=port_arg, default=None, help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)"
     )
 
 
@@ -59,7 +61,7 @@ def list_devices(args: argparse.Namespace) -> int:
     from androidrl.errors import DeviceError
 
     if args.cluster:
-        from androidrl.node import list_cluster_devices
+        from androidrl.node.command import list_cluster_devices
 
         return list_cluster_devices(args.address)
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from androidrl.commands import USAGE
+from androidrl.commands import USAGE, int_in, seed_arg
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +18,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         ".npz + .json files that androidrl.recording.load_dataset reads back (and `androidrl minari` exports).",
     )
     record.add_argument("--task", default="tap-target", help="built-in task name or YAML file")
-    record.add_argument("--episodes", type=int, default=3, help="number of episodes (default 3)")
+    record.add_argument("--episodes", type=int_in(1, 100_000), default=3, help="number of episodes (default 3)")
     record.add_argument("--out", default="recordings", help="directory for the episodes (default recordings)")
     record.add_argument(
         "--devices", nargs=1, default=["virtual:360x800@160"], metavar="DEVICE",
@@ -28,7 +29,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="the observation's size, as a config's observation.shape (default 84 84)",
     )  # fmt: skip
     record.add_argument("--xml", action="store_true", help="also record the UI XML of every step")
-    record.add_argument("--seed", type=int, default=0, help="seed of the env and the policy (default 0)")
+    record.add_argument("--seed", type=seed_arg, default=0, help="seed of the env and the policy (default 0)")
     record.set_defaults(func=run_record)
 
     export = sub.add_parser(
@@ -53,6 +54,11 @@ def run_record(args: argparse.Namespace) -> int:
     from androidrl.recording import EpisodeRecorder
     from androidrl.registration import pixel_spec
 
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"androidrl record: --out {args.out}: cannot make the directory: {err.strerror}", file=sys.stderr)
+        return USAGE
     try:
         spec = pixel_spec(args.task, device=args.devices[0], seed=args.seed, observation={"shape": args.shape})
         env = EpisodeRecorder(gym.make(spec), args.out, record_xml=args.xml, policy="random")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from androidrl.commands import USAGE, add_screen
+from androidrl.commands import USAGE, add_screen, int_in, seed_arg
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -20,10 +20,10 @@ def add(sub: argparse._SubParsersAction) -> None:
         description="Play random actions (taps, swipes, typeable text, keys) on a virtual phone and save "
         "a few screenshots: a first look at the environment.",
     )
-    rollout.add_argument("--steps", type=int, default=30, help="number of random actions (default 30)")
+    rollout.add_argument("--steps", type=int_in(0, 10**7), default=30, help="number of random actions (default 30)")
     rollout.add_argument("--out", default="runs/rollout", help="directory for screenshots (default runs/rollout)")
-    rollout.add_argument("--save", type=int, default=5, help="how many screenshots to save (default 5)")
-    rollout.add_argument("--seed", type=int, default=0, help="seed of the phone and the agent (default 0)")
+    rollout.add_argument("--save", type=int_in(0, 10_000), default=5, help="how many screenshots to save (default 5)")
+    rollout.add_argument("--seed", type=seed_arg, default=0, help="seed of the phone and the agent (default 0)")
     add_screen(rollout)
     rollout.set_defaults(func=run)
 
@@ -39,7 +39,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:  # a screen it cannot make
         print(f"androidrl rollout: {err}", file=sys.stderr)
         return USAGE
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        env.close()
+        print(f"androidrl rollout: --out {out}: cannot make the directory: {err.strerror}", file=sys.stderr)
+        return USAGE
     try:
         env.reset(seed=args.seed)
         env.action_space.seed(args.seed)

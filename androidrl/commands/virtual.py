@@ -10,7 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from androidrl.commands import USAGE, add_screen
+from androidrl.commands import USAGE, add_screen, seed_arg
+from androidrl.virtual.adbd.keys import DEFAULT_KEYS_DIR, KeysDir, TrustedKeys, load_keys, shown
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY
+
+DEFAULT_STORAGE_MB = DEFAULT_CAPACITY // 2**20
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -33,10 +37,28 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--auth",
         nargs="*",
         metavar="KEYS",
-        help="require adb's RSA authentication, letting in only these public keys "
-        "(adbkey.pub or adb_keys files; default ~/.android/adbkey.pub)",
+        help="require adb's RSA authentication: only hosts that sign with one of these public keys get in "
+        "(adbkey.pub or adb_keys files, read again when they change; default ~/.android/adbkey.pub)",
     )
-    virtual.add_argument("--seed", type=int, default=0, help="seed of the first phone; the next ones count up")
+    virtual.add_argument(
+        "--auth-prompt",
+        action="store_true",
+        help="with authentication, let a host whose key is not trusted ask to be allowed: its request waits in "
+        "--keys-dir until you run `androidrl virtual-keys --allow FINGERPRINT` (it must then still sign)",
+    )
+    virtual.add_argument(
+        "--keys-dir",
+        default=DEFAULT_KEYS_DIR,
+        help=f"where --auth-prompt keeps requests and allowed keys (default {DEFAULT_KEYS_DIR})",
+    )
+    virtual.add_argument(
+        "--storage",
+        type=int,
+        default=DEFAULT_STORAGE_MB,
+        metavar="MB",
+        help=f"each phone's storage in MiB (/data and /sdcard; `df` shows it; default {DEFAULT_STORAGE_MB})",
+    )
+    virtual.add_argument("--seed", type=seed_arg, default=0, help="seed of the first phone; the next ones count up")
     add_screen(virtual)
     virtual.add_argument("--no-announce", action="store_true", help="on emulator ports, do not announce to adb")
     virtual.add_argument(
@@ -59,13 +81,44 @@ def add(sub: argparse._SubParsersAction) -> None:
         "or a JSON file of faults; each is logged as a JSON line on stderr",
     )
     virtual.set_defaults(func=serve)
+    keys = sub.add_parser(
+        "virtual-keys",
+        help="allow or deny hosts asking to connect to `androidrl virtual --auth-prompt`",
+        description="List the hosts whose keys wait to be allowed by `androidrl virtual --auth-prompt` (and the "
+        "keys allowed so far), or answer one: --allow adds its key to the trusted ones (the waiting host then "
+        "signs in with it), --deny drops the request. FINGERPRINT is the one the server printed (colons and "
+        "case do not matter; a unique prefix will do).",
+    )
+    keys.add_argument("--keys-dir", default=DEFAULT_KEYS_DIR, help=f"the keys directory (default {DEFAULT_KEYS_DIR})")
+    answer = keys.add_mutually_exclusive_group()
+    answer.add_argument("--allow", metavar="FINGERPRINT", help="trust the key of this pending request")
+    answer.add_argument("--deny", metavar="FINGERPRINT", help="drop this pending request")
+    keys.set_defaults(func=answer_keys)
+
+
+def _ports(args: argparse.Namespace, emulator: bool) -> list[int]:
+    """The adbd port of each phone.
+
+    Raises:
+        ValueError: A port beyond 1..65535 (naming the flags).
+    """
+    step = 2 if emulator else 1
+    ports = [args.port + i * step for i in range(args.count)]
+    low = 2 if emulator else 1  # (an emulator's console takes the port below)
+    if not low <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: expected a TCP port in {low}..65535")
+    if ports[-1] > 65535:
+        raise ValueError(
+            f"--port {args.port} --count {args.count}: the phones need ports {ports[0]}..{ports[-1]}"
+            f"{' (every other one)' if emulator else ''}, beyond 65535; choose a lower --port or fewer phones"
+        )
+    return ports
 
 
 def serve(args: argparse.Namespace) -> int:
     """Serve virtual phones over TCP as adb devices until SIGINT/SIGTERM."""
     from androidrl.device.adb_client import AdbClient
     from androidrl.screen import check_screen
-    from androidrl.virtual.adbd.auth import load_keys
     from androidrl.virtual.adbd.server import LOOPBACK, AdbdServer, run_forever
     from androidrl.virtual.console import ConsoleServer
     from androidrl.virtual.faults import FaultPlan, FaultyLink, run_plan
@@ -82,9 +135,12 @@ def serve(args: argparse.Namespace) -> int:
         print("androidrl virtual: --faults serves host:port serials; use a port outside 5555-5585", file=sys.stderr)
         return USAGE
     try:
+        ports = _ports(args, emulator)
         check_screen(args.width, args.height, args.density)  # before any port is taken
+        if args.storage < 1:
+            raise ValueError(f"--storage: expected a positive number of MiB, got {args.storage}")
         plan = FaultPlan.parse(args.faults, args.count) if args.faults else None
-        keys = load_keys(args.auth or ["~/.android/adbkey.pub"]) if args.auth is not None else None
+        keys = _trusted_keys(args)
     except ValueError as err:
         print(f"androidrl virtual: {err}", file=sys.stderr)
         return USAGE
@@ -101,11 +157,9 @@ def serve(args: argparse.Namespace) -> int:
             + ("only hosts with the --auth keys get in" if keys else "anyone who reaches the ports gets a shell"),
             file=sys.stderr,
         )
-    step = 2 if emulator else 1
     announce = AdbClient().port if emulator and not args.no_announce else None
     servers, links = [], []
-    for i in range(args.count):
-        port = args.port + i * step
+    for i, port in enumerate(ports):
         phone = VirtualPhone(
             args.width,
             args.height,
@@ -113,6 +167,7 @@ def serve(args: argparse.Namespace) -> int:
             seed=args.seed + i,
             serial=f"emulator-{port - 1}" if emulator else f"virtual-{port}",
             sdk=args.sdk,
+            storage=args.storage * 1024 * 1024,
         )
         if emulator:  # `adb emu ...` talks to it; `kill` powers the phone off, as the emulator exits
             servers.append(ConsoleServer(phone, port - 1))
@@ -140,4 +195,48 @@ def serve(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"androidrl virtual: cannot listen on {args.host}:{args.port}..: {err}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _trusted_keys(args: argparse.Namespace) -> TrustedKeys | None:
+    """The keys the phones trust (None: no authentication), checked before anything is served.
+
+    Raises:
+        ValueError: --auth-prompt without --auth, or a key file that is missing or holds no key.
+    """
+    if args.auth is None:
+        if args.auth_prompt:
+            raise ValueError("--auth-prompt asks hosts to sign in: add --auth (with or without key files)")
+        return None
+    files = args.auth or ([] if args.auth_prompt else ["~/.android/adbkey.pub"])
+    if files:
+        load_keys(files)  # every file readable and every line a key, now rather than at the first host
+    return TrustedKeys(files=files, keys_dir=KeysDir(args.keys_dir) if args.auth_prompt else None)
+
+
+def answer_keys(args: argparse.Namespace) -> int:
+    """``androidrl virtual-keys``: list the pending requests and allowed keys, or allow or deny one."""
+    keys_dir = KeysDir(args.keys_dir)
+    try:
+        if args.allow:
+            key = keys_dir.allow(args.allow)
+            print(f"allowed {key.fingerprint} ({shown(key.comment)}): added to {keys_dir.allowed_file}")
+            return 0
+        if args.deny:
+            key = keys_dir.deny(args.deny)
+            print(f"denied {key.fingerprint} ({shown(key.comment)}): the host stays unauthorized")
+            return 0
+    except ValueError as err:
+        print(f"androidrl virtual-keys: {err}", file=sys.stderr)
+        return USAGE
+    except OSError as err:
+        print(f"androidrl virtual-keys: cannot write {keys_dir.path}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    pending, allowed = keys_dir.requests(), keys_dir.allowed()
+    print(f"pending requests in {keys_dir.pending_dir} ({len(pending)}; answer with --allow/--deny FINGERPRINT):")
+    for key in pending:
+        print(f"  {key.fingerprint}  {shown(key.comment)}")
+    print(f"allowed keys in {keys_dir.allowed_file} ({len(allowed)}):")
+    for key in allowed:
+        print(f"  {key.fingerprint}  {shown(key.comment)}")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import numbers
 import time
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -64,6 +65,9 @@ class VirtualDevice(Device):
             settings = inspect.signature(VirtualPhone).bind(**phone_kwargs)
             settings.apply_defaults()
             check_screen(settings.arguments["width"], settings.arguments["height"], settings.arguments["density"])
+            seed = settings.arguments["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:  # (NumPy would, later)
+                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.serial = serial or (phone.getprop("ro.serialno") if phone else f"virtual-{next(_serials)}")
         self.timeout = timeout
         self._phone = phone
@@ -157,8 +161,7 @@ class VirtualDevice(Device):
         with phone.lock:
             if not phone.idle:
                 return None
-            window = phone.display.app_window()  # (the same object until the screen is rebuilt)
-            package = phone.foreground()[0]
+            window, package = phone.display.focused_window()  # (the same objects until the screen is rebuilt)
             if self._tree is None or self._tree[0] is not window or self._tree[1] != package:
                 self._tree = (window, package, hierarchy_tree(window, package))
             return self._tree[2]

@@ -98,12 +98,12 @@ def list_families(
     """The families that pass every filter given (a family uses one of ``apps`` to pass that one).
 
     Raises:
-        TaskError: An unknown category or family name.
+        TaskError: An unknown category, app or family name.
     """
     specs = family_specs()
     categories = _known("category", categories, CATEGORIES)
     names = _known("family", families, specs)
-    apps = set(apps) if apps is not None else None
+    apps = _known("app", apps, {app for spec in specs.values() for app in spec.apps})
     found = []
     for name, spec in specs.items():
         if categories is not None and spec.category not in categories:

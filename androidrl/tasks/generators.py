@@ -43,8 +43,9 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from androidrl import pools
 from androidrl.errors import TaskError
-from androidrl.tasks import placeholders, pools
+from androidrl.tasks import placeholders
 from androidrl.tasks.schema import Model
 from androidrl.tasks.steps import CHILDREN, PARENT_ID
 from androidrl.validation import format_errors
@@ -58,7 +59,9 @@ DEFAULT_NOW = dt.datetime(2026, 6, 15, 9, 0, tzinfo=dt.timezone.utc)
 
 #: A count: a number, or a placeholder of an earlier int parameter (``"{n}"``).
 Count = Annotated[int, Field(ge=0, le=1000)] | Annotated[str, Field(pattern=r"^\{.*\}$")]
-ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+ParamName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=64)]
+#: A randint bound (NumPy draws from int64; a bound beyond a quintillion is a typo).
+RandBound = Annotated[int, Field(ge=-(10**18), le=10**18)]
 Refs = ParamName | tuple[ParamName, ...] | None
 
 
@@ -533,7 +536,7 @@ class Param(Model):
     """A random parameter: exactly one kind (see the module's docs), and an optional ``split``."""
 
     choice: tuple[str | int | float | bool | dict[str, Any] | list[Any], ...] | None = Field(default=None, min_length=1)
-    randint: tuple[int, int] | None = None
+    randint: tuple[RandBound, RandBound] | None = None
     number: NumberArgs | None = None
     word: WordArgs | None = None
     words: WordsArgs | None = None

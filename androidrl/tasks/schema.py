@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
-from androidrl.validation import NestedErrors, error_items, join_path
+from androidrl.validation import NestedErrors, StrictScalars, error_items, join_path
 
 #: A column or settings key name, as providers and ``settings`` take them.
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_.]*$"
@@ -28,8 +28,8 @@ NAMESPACES = ("system", "secure", "global")
 MAX_ROWS = 100_000
 
 
-class Model(BaseModel):
-    """The base of the task format's models: unknown keys are errors, numbers are finite.
+class Model(StrictScalars):
+    """The base of the task format's models: unknown keys are errors, numbers are finite (and not booleans).
 
     Numbers are accepted where text is expected: a whole-string placeholder such as
     ``text: "{n}"`` takes an int parameter's value as it is.
@@ -115,7 +115,7 @@ class ShellCondition(Model):
     equals: str | None = None
     matches: Regex = None
     contains: str | None = None
-    exit_code: int | None = None
+    exit_code: int | None = Field(default=None, ge=0, le=255)
 
     @model_validator(mode="after")
     def _one_test(self) -> ShellCondition:

@@ -43,7 +43,7 @@ from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from androidrl.errors import TaskError
 from androidrl.tasks import placeholders
-from androidrl.tasks.generators import Param
+from androidrl.tasks.generators import Param, ParamName
 from androidrl.tasks.oracle import OracleSteps
 from androidrl.tasks.schema import (  # noqa: F401  (the format's models, importable from here as before)
     AllCondition,
@@ -66,7 +66,7 @@ from androidrl.tasks.schema import (  # noqa: F401  (the format's models, import
 )
 from androidrl.tasks.side_effects import Sources
 from androidrl.tasks.steps import Launch, Step, TapTarget, Wait  # noqa: F401
-from androidrl.validation import NestedErrors, check_depth, format_errors, read_yaml
+from androidrl.validation import NestedErrors, check_depth, check_expansion, format_errors, read_yaml
 
 BUILTIN_PLACEHOLDERS = ("instruction", "seed")
 #: Fields whose strings are not filled with parameter values.
@@ -109,7 +109,7 @@ class Reward(Model):
 class Tier(Model):
     """A difficulty tier: parameters (by name, replacing or adding), ``max_steps`` and ``reset`` override the base."""
 
-    params: dict[str, Param] = Field(default_factory=dict)
+    params: dict[ParamName, Param] = Field(default_factory=dict)
     max_steps: int | None = Field(default=None, ge=1, le=MAX_STEPS)
     reset: tuple[Step, ...] | None = None
 
@@ -117,13 +117,13 @@ class Tier(Model):
 class TaskSpec(Model):
     """A task: its start state, goal, reward and length (and, for a family of the suite, tiers and an oracle)."""
 
-    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$")
     description: str = ""
     category: Literal[CATEGORIES] | None = None  # type: ignore[valid-type]
     apps: tuple[str, ...] = ()
     stock_android: bool = False
     max_steps: int = Field(default=50, ge=1, le=MAX_STEPS)
-    params: dict[str, Param] = Field(default_factory=dict)
+    params: dict[ParamName, Param] = Field(default_factory=dict)
     tiers: dict[Literal[TIERS], Tier] = Field(default_factory=dict)  # type: ignore[valid-type]
     instruction: str = ""
     fields: tuple[str, ...] = ()
@@ -226,6 +226,7 @@ def parse_spec(data: Any, source: str = "task") -> TaskSpec:
     if not isinstance(data, dict):
         raise TaskError(f"{source}: a task must be a mapping, got {type(data).__name__}")
     check_depth(data, TaskError, source)  # (deep nesting would exhaust Python's recursion, not say why)
+    check_expansion(data, TaskError, source)  # (nor would aliases repeated a billion times)
     try:
         return TaskSpec.model_validate(data)
     except ValidationError as err:

@@ -21,6 +21,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from androidrl.device.base import Device, input_text_commands, keycode
 from androidrl.errors import DeviceCommandError, DeviceError, TaskError
+from androidrl.screen import MAX_SIDE
 from androidrl.tasks import placeholders
 from androidrl.tasks.conditions import find_nodes, holds
 from androidrl.tasks.schema import IDENTIFIER, SCALARS, ConditionField, Model, Selector, parse_list, validate_nested
@@ -55,8 +56,8 @@ class Launch(Model):
 class TapTarget(Model):
     """Where to tap: pixels, or the centre of the first UI node matching a selector."""
 
-    x: int | None = Field(default=None, ge=0)
-    y: int | None = Field(default=None, ge=0)
+    x: int | None = Field(default=None, ge=0, lt=MAX_SIDE)
+    y: int | None = Field(default=None, ge=0, lt=MAX_SIDE)
     node: Selector | None = None
 
     @model_validator(mode="after")
@@ -175,7 +176,7 @@ STEP_KINDS = (
 class Step(Model):
     """One setup/reset step: exactly one of :data:`STEP_KINDS` is set."""
 
-    shell: str | None = None
+    shell: str | None = Field(default=None, min_length=1)
     check: bool = True  # for shell: fail the step on a non-zero exit code
     home: Literal[True] | None = None
     back: Literal[True] | None = None
@@ -245,7 +246,12 @@ def launch_command(launch: Launch) -> str:
 
 
 def bind(column: str, value: Any) -> str:
-    """A ``content`` binding ``column:type:value`` (s text, b boolean, i/l int, d real, n null)."""
+    r"""A ``content`` binding ``column:type:value`` (s text, b boolean, i/l int, d real, n null).
+
+    A ``:`` or ``\`` in the column or a text value is escaped with a backslash, as Android 14's
+    ``content`` splits a binding (cmds/content Content.java ``splitWithEscaping``).
+    """
+    column = _escape_binding(column)
     if value is None:
         return f"{column}:n:"
     if isinstance(value, bool):
@@ -254,7 +260,11 @@ def bind(column: str, value: Any) -> str:
         return f"{column}:{'i' if -(2**31) <= value < 2**31 else 'l'}:{value}"
     if isinstance(value, float):
         return f"{column}:d:{value!r}"
-    return f"{column}:s:{value}"
+    return f"{column}:s:{_escape_binding(str(value))}"
+
+
+def _escape_binding(text: str) -> str:
+    return text.replace("\\", "\\\\").replace(":", "\\:")
 
 
 def insert_command(uri: str, row: dict[str, Any]) -> str:
@@ -281,12 +291,17 @@ def config_commands(config: DeviceConfig) -> list[str]:
 
 
 def notify_command(notify: Notify) -> str:
-    """The ``cmd notification post`` command of a notify step."""
+    """The ``cmd notification post`` command of a notify step.
+
+    The activity goes as the content intent's operand: ``-c`` reads the intent with
+    ``Intent.parseCommandArgs``, which takes its options and then one operand, so after
+    ``-n COMPONENT`` it would take the tag (NotificationShellCmd.doNotify).
+    """
     parts = ["cmd", "notification", "post", "-S", "bigtext"]
     if notify.title:
         parts += ["-t", notify.title]
     if notify.opens:
-        parts += ["-c", "activity", "-n", notify.opens]
+        parts += ["-c", "activity", notify.opens]
     return shlex.join([*parts, notify.tag, notify.text])
 
 
@@ -300,6 +315,20 @@ def file_commands(write: FileWrite) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- running steps
+
+#: Every episode's first step: wake the screen and take an insecure keyguard away, as a reset on a
+#: device must (``input keyevent WAKEUP`` does nothing to an awake phone, ``wm dismiss-keyguard``
+#: nothing to an unlocked one: one shell round trip either way).
+WAKE_AND_UNLOCK = "input keyevent WAKEUP; wm dismiss-keyguard"
+
+
+def wake_and_unlock(device: Device) -> None:
+    """Turn the screen on and unlock (no PIN), before a task's setup and reset steps.
+
+    Raises:
+        DeviceCommandError: The device refused it.
+    """
+    device.shell(WAKE_AND_UNLOCK)
 
 
 def run_steps(device: Device, steps: tuple[Step, ...], where: str) -> None:

@@ -8,6 +8,7 @@ reward, termination, ``max_steps``, instruction, parameters) is the drawn task's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,8 +40,11 @@ class TaskSuite(Task):
         if not tasks or len(set(names)) != len(names):
             raise TaskError(f"a task suite needs tasks with different names, got {names}")
         weights = list(weights) if weights is not None else [1.0] * len(tasks)
-        if len(weights) != len(tasks) or any(w < 0 for w in weights) or sum(weights) <= 0:
-            raise TaskError(f"suite weights must be one non-negative number per task (some positive), got {weights}")
+        finite = all(isinstance(w, (int, float)) and not isinstance(w, bool) and 0 <= w < math.inf for w in weights)
+        if len(weights) != len(tasks) or not finite or not 0 < sum(weights) < math.inf:
+            raise TaskError(
+                f"suite weights must be one finite, non-negative number per task (some positive), got {weights}"
+            )
         self.tasks = list(tasks)
         self.probabilities = np.asarray(weights, dtype=float) / sum(weights)
         self.cycle = cycle

@@ -48,20 +48,24 @@ def seed_runs(run_dir: str | Path) -> list[Path]:
 
     One run per seed: the newest of a seed trained more than once (and ``run_dir`` itself for its own seed).
     """
-    import yaml
+    from androidrl.errors import ConfigError
+    from androidrl.validation import read_yaml
 
     run_dir = Path(run_dir)
 
-    def read(path: Path) -> tuple[object, dict]:
-        config = yaml.safe_load((path / "config.yaml").read_text())
-        return config.pop("seed", None), config
+    def read(path: Path) -> tuple[object, dict | None]:
+        try:  # (bounded: a sibling's config may be anything, a YAML bomb included)
+            config = read_yaml(path / "config.yaml", ConfigError, "config")
+        except ConfigError:
+            return None, None
+        return (config.pop("seed", None), config) if isinstance(config, dict) else (None, None)
 
     seed, mine = read(run_dir)
     siblings = [p for p in run_dir.parent.iterdir() if (p / "config.yaml").is_file()]
     newest: dict[object, Path] = {}
     for path in sorted(siblings, key=_created):
         their_seed, theirs = read(path)
-        if theirs == mine:
+        if theirs is not None and theirs == mine:
             newest[their_seed] = path
     newest[seed] = run_dir
     return sorted(newest.values(), key=_created)

@@ -63,6 +63,8 @@ def run_spec(
     if not device.virtual and (device.adb_host, device.adb_port) != ("127.0.0.1", None):
         where |= {"adb_host": device.adb_host, "adb_port": device.adb_port}
     screen = {"width": device.width, "height": device.height, "density": device.density} if device.virtual else {}
+    if device.content:
+        screen["content"] = dict(device.content)
     env = config.env.model_dump(mode="json", exclude_none=True)
     settings = wrapper_settings(config) | ({"monitor": True} if monitor else {})
     return pixel_spec(config.task_spec(evaluation), **where, **screen, seed=seed, **settings, **env)
@@ -131,7 +133,13 @@ def evaluation_env(config: Config, devices: Devices | None = None, wrap: Any = N
     return env
 
 
-def run_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None = None, seed: int | None = None):
+def run_env(
+    run_dir: str | Path,
+    vector: bool = True,
+    devices: list[str] | None = None,
+    seed: int | None = None,
+    trust_plugins: bool = False,
+):
     """The env of a run directory, exactly as it evaluates (``androidrl.make_env``; see its documentation).
 
     Raises:
@@ -140,7 +148,7 @@ def run_env(run_dir: str | Path, vector: bool = True, devices: list[str] | None 
     """
     from androidrl.train.runs import Run
 
-    config = Run.open(run_dir).config
+    config = Run.open(run_dir, trust_plugins=trust_plugins).config
     chosen = play_devices(config, devices)
     seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
     if vector:

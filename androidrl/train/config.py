@@ -4,7 +4,7 @@ A config file (see ``configs/quickstart.yaml``)::
 
     experiment: quickstart
     seed: 0
-    devices: {virtual: {count: 2, width: 360, height: 800, density: 160}}
+    devices: {virtual: {count: 2, width: 360, height: 800, density: 160, content: {contacts: 20}}}
     task: tap-target
     observation: {shape: [84, 40]}
     action: {type: grid, rows: 7, cols: 3, swipes: false, back: false, home: false}
@@ -19,7 +19,9 @@ Numbers written like ``3e-4`` (which YAML reads as a string) become numbers; a l
 rate or clip range written ``lin_3e-4`` is a linear schedule from 3e-4 to 0. Unknown keys
 anywhere are errors (``algo.policy_kwargs.net_arc: unknown key``), and so are hyper-
 parameters the chosen algorithm does not take, a PPO batch size that does not divide
-``n_steps * n_envs``, a serial listed twice, or an action space the algorithm cannot use.
+``n_steps * n_envs``, a phone listed twice (under any of its names), or an action space the
+algorithm cannot use. Every number is finite and within its range (a timeout of a day is
+already "never"), a boolean is never read as a number nor a number as a boolean.
 ``--set key.path=value`` overrides any key from the command line.
 
 ``task:`` is a task's name or file, a list of them (a suite, weights optional), or a suite of
@@ -37,7 +39,9 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import re
+import sys
 import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -58,17 +62,33 @@ from pydantic import (
 from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.env import AndroidEnv
 from androidrl.errors import ConfigError, TaskError
-from androidrl.plugins import PluginError, check_plugin, import_class, parse_plugin
+from androidrl.plugins import PluginError, check_plugin, import_class, module_files, parse_plugin
 from androidrl.screen import check_screen
 from androidrl.tasks.registry import make_task
-from androidrl.validation import NestedErrors, check_depth, error_items, format_errors, parse_yaml, read_yaml
+from androidrl.validation import (
+    HOST,
+    NestedErrors,
+    StrictScalars,
+    check_depth,
+    check_expansion,
+    error_items,
+    format_errors,
+    join_path,
+    parse_yaml,
+    read_yaml,
+    shorten,
+)
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
+from androidrl.virtual.system.content.seed import check_content
+from androidrl.virtual.ui.config import LOCALE, MAX_FONT_SCALE, MIN_FONT_SCALE
 from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _SCHEDULE = re.compile(r"^lin_(" + _NUMBER.pattern.strip("^$") + r")$")
 _SCHEDULABLE = ("learning_rate", "clip_range", "clip_range_vf")
+#: SAC's learned entropy coefficient: auto, or auto_<initial value>.
+_AUTO = re.compile(r"^auto(_" + _NUMBER.pattern.strip("^$") + r")?$")
 #: The smallest image side SB3's NatureCNN takes (kernels 8/4, 4/2, 3/1).
 NATURE_CNN_MIN = 36
 #: Algorithms that need a Discrete action space, a Box one, and those with a replay buffer.
@@ -89,6 +109,8 @@ _RANGES = {
     "gamma": (0.0, 1.0, False),
     "gae_lambda": (0.0, 1.0, True),
     "clip_range": (0.0, 10.0, False),
+    "clip_range_vf": (0.0, 10.0, False),
+    "target_kl": (0.0, 10.0, False),
     "ent_coef": (0.0, 10.0, True),
     "vf_coef": (0.0, 10.0, True),
     "max_grad_norm": (0.0, 1e6, False),
@@ -96,11 +118,36 @@ _RANGES = {
     "exploration_fraction": (0.0, 1.0, True),
     "exploration_initial_eps": (0.0, 1.0, True),
     "exploration_final_eps": (0.0, 1.0, True),
+    "target_policy_noise": (0.0, 10.0, True),
+    "target_noise_clip": (0.0, 10.0, True),
+    "rms_prop_eps": (0.0, 1.0, False),
 }
+#: Integer hyperparameters: (lowest, highest, other values SB3 gives a meaning: -1 is "as many as steps").
+_INTS = {
+    "n_steps": (1, 10**7, ()),
+    "batch_size": (1, 10**7, ()),
+    "n_epochs": (1, 10_000, ()),
+    "buffer_size": (1, 10**9, ()),
+    "learning_starts": (0, 10**10, ()),
+    "target_update_interval": (1, 10**9, ()),
+    "policy_delay": (1, 1000, ()),
+    "stats_window_size": (1, 10**6, ()),
+    "gradient_steps": (1, 10_000, (-1,)),
+    "sde_sample_freq": (1, 10**6, (-1,)),
+}
+_BOOLS = ("normalize_advantage", "use_sde", "use_sde_at_warmup", "optimize_memory_usage", "use_rms_prop")
+#: Arguments that take Python objects (a class, an action noise), which a YAML config cannot hold.
+_OBJECTS = ("action_noise", "rollout_buffer_class", "replay_buffer_class", "_init_setup_model")
+#: The longest run name: it names a directory, with a timestamp and a seed after it.
+MAX_EXPERIMENT = 100
+#: The most devices a config lists (a cluster's count is bounded the same).
+MAX_DEVICES = 4096
+#: The largest suite weight (weights are relative: a million to one is already "never").
+MAX_WEIGHT = 1e6
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Model(StrictScalars):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class Plugin(_Model):
@@ -126,20 +173,31 @@ class Plugin(_Model):
 
 
 class VirtualDevices(_Model):
-    """Virtual phones, one per worker process, and their configuration (train on one, evaluate on another)."""
+    """Virtual phones, one per worker process, and their configuration (train on one, evaluate on another).
+
+    ``content`` is what each phone starts with, drawn from its seed: ``{contacts: 20, events: 10,
+    messages: 15, calls: 10, files: 8, photos: 6, alarms: 3}`` (any of them). ``night`` (the dark
+    theme), ``font_scale`` (0.5-3.0) and ``locale`` (``de-DE``) are its configuration.
+    """
 
     count: int = Field(default=2, ge=1, le=64)
     width: int = 360
     height: int = 800
     density: int = 160
     night: bool = False  # the dark theme
-    font_scale: float = Field(default=1.0, ge=0.5, le=3.0)
-    locale: str = Field(default="en-US", pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")
+    font_scale: float = Field(default=1.0, ge=MIN_FONT_SCALE, le=MAX_FONT_SCALE)
+    locale: str = Field(default="en-US", max_length=10, pattern=f"^{LOCALE.pattern}$")
+    content: dict[str, int] | None = None
 
     @model_validator(mode="after")
     def _screen(self) -> VirtualDevices:
         check_screen(self.width, self.height, self.density)  # (a ValueError: pydantic names the key path)
         return self
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, content: dict[str, int] | None) -> dict[str, int] | None:
+        return None if content is None else check_content(content)
 
 
 class AdbServer(_Model):
@@ -147,6 +205,13 @@ class AdbServer(_Model):
 
     host: str = "127.0.0.1"
     port: int | None = Field(default=None, ge=1, le=65535)
+
+    @field_validator("host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        if not re.fullmatch(HOST, value):
+            raise ValueError(f"expected a host name or an IP address (no scheme, port or spaces), got {shorten(value)}")
+        return value
 
 
 class Devices(_Model):
@@ -157,11 +222,22 @@ class Devices(_Model):
     lists them); they are looked up when the envs are made.
     """
 
-    serials: list[str] | None = None
+    serials: list[str] | None = Field(default=None, max_length=MAX_DEVICES)
     virtual: VirtualDevices | None = None
-    cluster: Literal["all"] | Annotated[int, Field(ge=1, le=4096)] | list[str] | None = None
+    cluster: Literal["all"] | Annotated[int, Field(ge=1, le=MAX_DEVICES)] | list[str] | None = None
     adb: AdbServer = Field(default_factory=AdbServer)
     _specs: list[DeviceSpec] = PrivateAttr(default_factory=list)
+
+    @field_validator("cluster", mode="before")
+    @classmethod
+    def _cluster(cls, value: Any) -> Any:
+        # (one message for a count or a word, rather than one per form the union allows)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if (whole and not 1 <= value <= MAX_DEVICES) or (isinstance(value, str) and value != "all"):
+            raise ValueError(
+                f"expected all, a number of devices in 1..{MAX_DEVICES} or a list of their names, got {shorten(value)}"
+            )
+        return value
 
     @model_validator(mode="after")
     def _one_kind(self) -> Devices:
@@ -180,7 +256,7 @@ class Devices(_Model):
         else:
             v = self.virtual
             self._specs = [
-                DeviceSpec.virtual_phone(v.width, v.height, v.density, v.night, v.font_scale, v.locale)
+                DeviceSpec.virtual_phone(v.width, v.height, v.density, v.night, v.font_scale, v.locale, v.content)
             ] * v.count
         return self
 
@@ -193,7 +269,7 @@ class SuiteTask(_Model):
     """A task of a suite with its weight (how often it is drawn, relative to the others)."""
 
     name: str
-    weight: float = Field(default=1.0, ge=0)
+    weight: float = Field(default=1.0, ge=0, le=MAX_WEIGHT)
 
 
 class FamilySuite(_Model):
@@ -301,20 +377,52 @@ class Vector(VectorSettings):
         return self
 
 
+#: The widest layer and the most layers a policy network may have (a typo, not a network, beyond them).
+MAX_WIDTH = 65_536
+MAX_LAYERS = 64
+#: A network's hidden layers: their widths.
+Layers = Annotated[list[Annotated[int, Field(ge=1, le=MAX_WIDTH)]], Field(max_length=MAX_LAYERS)]
+
+
 class PolicyKwargs(_Model):
     """The policy's keyword arguments SB3 takes (a typo is an error, not a silent default)."""
 
-    net_arch: list[int] | dict[str, list[int]] | None = None
+    net_arch: Layers | dict[Literal["pi", "vf", "qf"], Layers] | None = None
     activation_fn: Literal["relu", "tanh", "elu", "leaky_relu", "gelu"] | None = None
     normalize_images: bool | None = None
     ortho_init: bool | None = None
     share_features_extractor: bool | None = None
     features_extractor: str | None = None  # instruction (androidrl.train.extractors), or an import path
     features_extractor_kwargs: dict[str, Any] | None = None
-    optimizer_kwargs: dict[str, float] | None = None
-    lstm_hidden_size: int | None = Field(default=None, ge=1)
-    n_lstm_layers: int | None = Field(default=None, ge=1)
+    optimizer_kwargs: dict[Literal["eps", "weight_decay"], Annotated[float, Field(ge=0, le=1e3)]] | None = None
+    lstm_hidden_size: int | None = Field(default=None, ge=1, le=MAX_WIDTH)
+    n_lstm_layers: int | None = Field(default=None, ge=1, le=MAX_LAYERS)
     enable_critic_lstm: bool | None = None
+
+    @field_validator("net_arch", mode="before")
+    @classmethod
+    def _net_arch(cls, value: Any) -> Any:
+        """A list of layer widths, or one per head (``{pi: [...], vf: [...]}``), checked here to say which is wrong."""
+        if value is None:
+            return value
+        heads = value if isinstance(value, dict) else {"": value} if isinstance(value, list) else None
+        if heads is None:
+            raise ValueError(f"expected a list of layer widths, or {{pi: [...], vf: [...]}}, got {shorten(value)}")
+        errors = []
+        for head, layers in heads.items():
+            if head not in ("", "pi", "vf", "qf"):
+                errors.append((str(head), "unknown head; the heads are pi, vf (and qf for SAC and TD3)"))
+            elif not isinstance(layers, list) or len(layers) > MAX_LAYERS:
+                errors.append((head, f"expected a list of at most {MAX_LAYERS} layer widths, got {shorten(layers)}"))
+            else:
+                errors += [
+                    (join_path(head, f"[{i}]"), f"expected a layer width in 1..{MAX_WIDTH:,}, got {shorten(width)}")
+                    for i, width in enumerate(layers)
+                    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_WIDTH
+                ]
+        if errors:
+            raise NestedErrors(errors)
+        return value
 
     def resolved(self) -> dict[str, Any]:
         """The kwargs for SB3, with the activation name turned into the torch module."""
@@ -363,25 +471,33 @@ class Algo(_Model):
         return {k: _coerce(v) for k, v in value.items()}
 
 
+#: The most episodes an evaluation plays (the command line's --episodes is bounded the same).
+MAX_EPISODES = 100_000
+
+
 class Training(_Model):
     """How long to train, and how often to evaluate and checkpoint (in total env steps)."""
 
     total_timesteps: int = Field(default=50_000, ge=1, le=10**10)
-    eval_freq: int = Field(default=5_000, ge=0)
-    eval_episodes: int = Field(default=20, ge=1, le=100_000)
+    eval_freq: int = Field(default=5_000, ge=0, le=10**10)
+    eval_episodes: int = Field(default=20, ge=1, le=MAX_EPISODES)
     eval_deterministic: bool = True
-    checkpoint_freq: int = Field(default=10_000, ge=0)
-    keep_checkpoints: int = Field(default=3, ge=1)
+    checkpoint_freq: int = Field(default=10_000, ge=0, le=10**10)
+    keep_checkpoints: int = Field(default=3, ge=1, le=1000)
     progress_bar: bool = True
     callbacks: list[Plugin] = Field(default_factory=list)  # SB3 callbacks of your own, by import path
+
+
+#: The largest seed (NumPy's and torch's take 32 bits).
+MAX_SEED = 2**32 - 1
 
 
 class Config(_Model):
     """The whole training configuration."""
 
-    experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$")
-    seed: int = Field(default=0, ge=0, le=2**32 - 1)
-    run_dir: str = "runs"
+    experiment: str = Field(default="experiment", pattern=r"^[A-Za-z0-9_.-]+$", max_length=MAX_EXPERIMENT)
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    run_dir: str = Field(default="runs", min_length=1, max_length=4096, pattern=r"^[^\x00]+$")
     devices: Devices = Field(default_factory=lambda: Devices(virtual=VirtualDevices()))
     eval_devices: Devices | None = None
     # One task, a suite (a list, weights optional), or a suite of task families.
@@ -393,6 +509,40 @@ class Config(_Model):
     algo: Algo = Field(default_factory=Algo)
     training: Training = Field(default_factory=Training)
     wrappers: list[Plugin] = Field(default_factory=list)  # gymnasium wrappers of your own, after androidrl's
+
+    @field_validator("task", mode="before")
+    @classmethod
+    def _task(cls, value: Any) -> Any:
+        """Each form of ``task`` validated as itself (a union's errors would list what every form expects)."""
+        if isinstance(value, dict):
+            try:
+                return FamilySuite.model_validate(value)
+            except ValidationError as err:
+                raise NestedErrors(error_items(err)) from None
+        if isinstance(value, list):
+            items, errors = [], []
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    items.append(item)
+                elif isinstance(item, dict):
+                    try:
+                        items.append(SuiteTask.model_validate(item))
+                    except ValidationError as err:
+                        errors += [(join_path(f"[{i}]", path), message) for path, message in error_items(err)]
+                else:
+                    wanted = "expected a task's name or {name: ..., weight: ...}"
+                    errors.append((f"[{i}]", f"{wanted}, got {shorten(item)}"))
+            if errors:
+                raise NestedErrors(errors)
+            if not items:
+                raise ValueError("a suite needs at least one task")
+            return items
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(
+                "expected a task's name or file, a list of them (a suite), or a mapping (a suite of families), "
+                f"got {shorten(value)}"
+            )
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Config:
@@ -443,6 +593,18 @@ class Config(_Model):
                     "or set training.eval_freq: 0",
                 )
             )
+        if self.devices.serials is not None and self.eval_devices is not None and self.eval_devices.serials:
+            training = {spec.phone() for spec in self.devices.specs() if not spec.virtual}
+            evaluating = [spec for spec in self.eval_devices.specs() if not spec.virtual]
+            shared = [spec.serial for spec in evaluating if spec.phone() in training]
+            if shared:
+                errors.append(
+                    (
+                        "eval_devices.serials",
+                        f"{', '.join(shared)} also train (devices.serials): evaluations would drive a phone "
+                        "a worker is stepping; evaluate on other phones",
+                    )
+                )
         ray = self.vector.backend == "ray"
         if self.devices.cluster is not None and not ray:
             errors.append(("devices.cluster", "devices of a Ray cluster need vector.backend: ray"))
@@ -527,30 +689,71 @@ def hyperparams(config: Config) -> dict[str, Any]:
             close = [a for a in sorted(accepted) if a.startswith(key[:3])]
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise ConfigError(f"{path}: {config.algo.name} takes no hyperparameter {key!r}{hint}")
-        start = value
-        if isinstance(value, str):
-            if key not in _SCHEDULABLE:
-                raise ConfigError(f"{path}: expected a number, got {value!r}")
-            value = _schedule(value, path)
-            start = value(1.0)
-        if key in _RANGES:
-            low, high, closed = _RANGES[key]
-            number = isinstance(start, (int, float)) and not isinstance(start, bool)
-            if not number or not (low <= start <= high) or (start == low and not closed):
-                where = f"{'[' if closed else '('}{low:g}, {high:g}]"
-                raise ConfigError(f"{path}: expected a number in {where}, got {start!r}")
-        params[key] = value
-    for key in ("n_steps", "batch_size", "buffer_size", "learning_starts", "n_epochs", "train_freq"):
-        if (
-            key in params
-            and (not isinstance(params[key], int) or params[key] < 1)
-            and not (key == "learning_starts" and params[key] == 0)
-        ):
-            raise ConfigError(f"algo.hyperparams.{key}: expected a positive int, got {params[key]!r}")
+        params[key] = _hyperparameter(key, value, path)
     check_rollout(config, params, config.n_envs)
     _check_policy(config, cls)
     _check_memory(config, params)
     return params
+
+
+def _hyperparameter(key: str, value: Any, path: str) -> Any:
+    """``value`` checked for its kind and range (a ``lin_X`` schedule made the function SB3 takes).
+
+    Raises:
+        ConfigError: A value of the wrong kind, out of range, or not finite.
+    """
+    if key in _OBJECTS:
+        raise ConfigError(f"{path}: takes a Python object, which a YAML config cannot hold; leave it out")
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{path}: expected true or false, got {shorten(value)}")
+        return value
+    if key.endswith("_kwargs"):  # rollout_buffer_kwargs, replay_buffer_kwargs
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: expected a mapping of keyword arguments, got {shorten(value)}")
+        return value
+    if key == "train_freq":
+        return _train_freq(value, path)
+    if key == "ent_coef" and isinstance(value, str) and _AUTO.fullmatch(value):
+        if value != "auto" and not 0 < float(value[5:]) <= 10:
+            raise ConfigError(f"{path}: an initial entropy coefficient auto_X takes X in (0, 10], got {value!r}")
+        return value  # (SAC learns it)
+    if key == "target_entropy" and value == "auto":
+        return value
+    start = value
+    if isinstance(value, str):
+        if key not in _SCHEDULABLE:
+            raise ConfigError(f"{path}: expected a number, got {shorten(value)}")
+        value = _schedule(value, path)
+        start = value(1.0)
+    if isinstance(start, bool) or not isinstance(start, (int, float)):
+        raise ConfigError(f"{path}: expected a number, got {shorten(start)}")
+    if not math.isfinite(start):
+        raise ConfigError(f"{path}: expected a finite number, got {shorten(start)}")
+    if key in _INTS:
+        low, high, also = _INTS[key]
+        if not isinstance(start, int) or not (low <= start <= high or start in also):
+            other = "".join(f" or {v}" for v in also)
+            wanted = {0: "a non-negative int", 1: "a positive int"}[low] + other
+            if isinstance(start, int) and start > high:
+                wanted = f"an int of at most {high:,}"
+            raise ConfigError(f"{path}: expected {wanted}, got {shorten(start)}")
+    if key in _RANGES:
+        low, high, closed = _RANGES[key]
+        if not (low <= start <= high) or (start == low and not closed):
+            where = f"{'[' if closed else '('}{low:g}, {high:g}]"
+            raise ConfigError(f"{path}: expected a number in {where}, got {shorten(start)}")
+    return value
+
+
+def _train_freq(value: Any, path: str) -> int | tuple[int, str]:
+    """An off-policy ``train_freq``: N (steps), or [N, step|episode]."""
+    pair = isinstance(value, (list, tuple)) and len(value) == 2
+    count, unit = value if pair else (value, "step")
+    whole = isinstance(count, int) and not isinstance(count, bool)
+    if not whole or not 1 <= count <= 10**6 or unit not in ("step", "episode"):
+        raise ConfigError(f"{path}: expected an int in 1..1,000,000 or [N, step|episode], got {shorten(value)}")
+    return (count, unit) if pair else count
 
 
 def check_rollout(config: Config, params: dict[str, Any], n_envs: int | None) -> None:
@@ -666,11 +869,27 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
     return data
 
 
-def parse_config(data: Any, source: str = "config", overrides: list[str] | None = None) -> Config:
+def parse_config(
+    data: Any,
+    source: str = "config",
+    overrides: list[str] | None = None,
+    *,
+    run_dir: str | Path | None = None,
+    trust_plugins: bool = False,
+) -> Config:
     """A validated :class:`Config` from a mapping (plus ``--set`` overrides).
 
+    Args:
+        data: The config's mapping.
+        source: Where it comes from (for messages).
+        overrides: ``key.path=value`` overrides.
+        run_dir: The run directory it comes from, if any: the classes it names by import path are
+            printed with the files they would run (:func:`vet_plugins`) before anything is imported.
+        trust_plugins: Import them even from files inside ``run_dir``.
+
     Raises:
-        ConfigError: Naming ``source`` and each offending key path.
+        ConfigError: Naming ``source`` and each offending key path (or a class that would run code
+            from inside ``run_dir``, without ``trust_plugins``).
     """
     if data is None:
         data = {}
@@ -678,6 +897,7 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         raise ConfigError(f"{source}: a config must be a mapping, got {type(data).__name__}")
     data = apply_overrides(data, overrides or [])
     check_depth(data, ConfigError, source)
+    check_expansion(data, ConfigError, source)
     if not data:  # nothing said at all is a mistake, not a wish for every default
         raise ConfigError(f"{source}: the config is empty; start from one in configs/ (e.g. configs/quickstart.yaml)")
     try:
@@ -690,6 +910,8 @@ def parse_config(data: Any, source: str = "config", overrides: list[str] | None 
         raise ConfigError(f"{source}: task: {err}") from None
     try:
         hyperparams(config)
+        if run_dir is not None:
+            vet_plugins(config, source, Path(run_dir), trust_plugins)
         check_plugins(config)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from None
@@ -706,28 +928,61 @@ def check_plugins(config: Config) -> None:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-    named = [(f"wrappers.{i}", p.path, p.kwargs, gym.Wrapper, ("env",)) for i, p in enumerate(config.wrappers)]
-    named += [
-        (f"training.callbacks.{i}", p.path, p.kwargs, BaseCallback, ()) for i, p in enumerate(config.training.callbacks)
-    ]
-    policy = config.algo.policy_kwargs
-    if policy.features_extractor is not None:
-        named.append(
-            (
-                "algo.policy_kwargs.features_extractor",
-                policy.features_extractor,
-                policy.features_extractor_kwargs or {},
-                BaseFeaturesExtractor,
-                ("observation_space",),
-            )
-        )
-    for key, path, kwargs, base, given in named:
+    bases = {"wrappers": (gym.Wrapper, ("env",)), "training": (BaseCallback, ())}
+    bases["algo"] = (BaseFeaturesExtractor, ("observation_space",))
+    for key, path, kwargs in named_plugins(config):
+        base, given = bases[key.split(".")[0]]
         try:
             check_plugin(
                 path, kwargs, base, given, cls=extractor_class(path) if base is BaseFeaturesExtractor else None
             )
         except PluginError as err:
             raise ConfigError(f"{key}: {err}") from None
+
+
+def named_plugins(config: Config) -> list[tuple[str, str, dict[str, Any]]]:
+    """(key path, import path or built-in name, keyword arguments) of each class of your own the config names."""
+    named = [(f"wrappers.{i}", p.path, p.kwargs) for i, p in enumerate(config.wrappers)]
+    named += [(f"training.callbacks.{i}", p.path, p.kwargs) for i, p in enumerate(config.training.callbacks)]
+    policy = config.algo.policy_kwargs
+    if policy.features_extractor is not None:
+        extractor = policy.features_extractor
+        named.append(("algo.policy_kwargs.features_extractor", extractor, policy.features_extractor_kwargs or {}))
+    return named
+
+
+def vet_plugins(config: Config, source: str, run_dir: Path, trusted: bool = False) -> None:
+    """Say which modules the classes a run's config names will import, and from where; refuse the run's own code.
+
+    A run directory may come from someone else, and may carry modules of its own; importing runs
+    them. So the classes its config names by import path are printed (to stderr) with the files
+    they would run, found without running them, and a file inside ``run_dir`` is refused unless
+    ``trusted`` (``--trust-plugins``). A config flag would not do: the run's own config could set it.
+
+    Raises:
+        ConfigError: A class whose import would run a file inside ``run_dir``, and not ``trusted``.
+    """
+    from androidrl.train.extractors import EXTRACTORS
+
+    named = [(key, path) for key, path, _ in named_plugins(config) if path not in EXTRACTORS]
+    if not named:
+        return
+    lines, inside = [], []
+    for key, path in named:
+        try:
+            files = module_files(path)
+        except PluginError:
+            files = []  # (check_plugins says what is wrong with it)
+        lines.append(f"  {key}: {path} from {files[-1] if files else '(not found)'}")
+        inside += [(key, path, f) for f in files if run_dir.resolve() in f.resolve().parents]
+    note = " (trusted: --trust-plugins)" if trusted and inside else ""
+    print(f"{source} names classes to import, which runs their modules{note}:\n" + "\n".join(lines), file=sys.stderr)
+    if inside and not trusted:
+        key, path, file = inside[0]
+        raise ConfigError(
+            f"{key}: {path} would run {file}, which is inside the run directory {run_dir}: code that came with "
+            "the run. Read it; if you trust it, pass --trust-plugins (trust_plugins=True from Python)"
+        )
 
 
 #: The configs shipped with the package (``androidrl configs`` lists them; ``configs/`` in the repository).
@@ -755,14 +1010,23 @@ def config_path(name: str | Path) -> Path:
     raise ConfigError(f"{name}: no such config file, and no shipped config of that name ({', '.join(shipped)})")
 
 
-def load_config(path: str | Path, overrides: list[str] | None = None) -> Config:
+def load_config(
+    path: str | Path,
+    overrides: list[str] | None = None,
+    *,
+    run_dir: str | Path | None = None,
+    trust_plugins: bool = False,
+) -> Config:
     """Read and validate a YAML config file (or a shipped config by name, e.g. ``quickstart``).
+
+    ``run_dir`` and ``trust_plugins``: the config is a run directory's (see :func:`parse_config`).
 
     Raises:
         ConfigError: The file is missing, not YAML, or not a valid config.
     """
     path = config_path(path)
-    return parse_config(read_yaml(path, ConfigError, "config"), str(path), overrides)
+    data = read_yaml(path, ConfigError, "config")
+    return parse_config(data, str(path), overrides, run_dir=run_dir, trust_plugins=trust_plugins)
 
 
 def dump_config(config: Config) -> str:

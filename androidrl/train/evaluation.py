@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from androidrl.commands import add_trust_plugins, int_in, seed_arg
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
 from androidrl.train import stats
@@ -40,7 +41,7 @@ from androidrl.train.compose import (
     run_spec,
     template_env,
 )
-from androidrl.train.config import ConfigError
+from androidrl.train.config import MAX_EPISODES, ConfigError
 from androidrl.train.runs import Run
 from androidrl.train.seeds import AFTERWARDS, LATER_PHONES, evaluation_seed
 
@@ -197,6 +198,7 @@ def evaluate_run(
     checkpoint: str | Path | None = None,
     frame_height: int | None = None,
     seed: int | None = None,
+    trust_plugins: bool = False,
 ) -> dict[str, Any]:
     """Evaluate a run and write ``RUN_DIR/eval/<timestamp>/summary.json`` (and recordings).
 
@@ -209,6 +211,8 @@ def evaluate_run(
         checkpoint: A checkpoint to evaluate instead of the final model.
         frame_height: The height of the recorded screens (None: full size, for video and GIFs).
         seed: The first episode's seed (default: the run's: ``evaluation_seed(seed, 0, AFTERWARDS)``).
+        trust_plugins: Import the classes the run's config names even from modules inside the run
+            directory (see :func:`~androidrl.train.config.vet_plugins`).
 
     Returns:
         The summary: success rate, mean return and length (± std), per-episode results, where it went.
@@ -219,10 +223,10 @@ def evaluate_run(
         CheckpointError: The model does not load or does not fit the run's env.
         DeviceError: A device failed during the evaluation.
     """
-    run = Run.open(run_dir)
+    run = Run.open(run_dir, trust_plugins=trust_plugins)
     config = run.config
-    path = model_path(run, checkpoint)
     chosen = play_devices(config, devices)
+    path = model_path(run, checkpoint)
     check_devices(config, chosen)
     seed = evaluation_seed(config.seed, 0, AFTERWARDS) if seed is None else seed
     out = run.eval_dir / datetime.now().strftime("%Y%m%d-%H%M%S-%f")
@@ -261,21 +265,24 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl evaluate", description="Evaluate a trained run: success rate, return, recordings."
     )
     parser.add_argument("--run", required=True, help="the run directory")
-    parser.add_argument("--episodes", type=int, default=10, help="episodes to evaluate (default 10)")
+    parser.add_argument(
+        "--episodes", type=int_in(1, MAX_EPISODES), default=10, help="episodes to evaluate (default 10)"
+    )
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
     parser.add_argument(
         "--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's eval devices)"
     )
     parser.add_argument("--checkpoint", help="a checkpoint .zip instead of the final model")
     parser.add_argument("--no-record", action="store_true", help="do not save the episodes")
-    parser.add_argument("--seed", type=int, help="the first episode's seed (default: one derived from the run's seed)")
+    parser.add_argument(
+        "--seed", type=seed_arg, help="the first episode's seed (default: one derived from the run's seed)"
+    )
+    add_trust_plugins(parser)
     args = parser.parse_args(argv)
-    if args.episodes < 1:
-        parser.error("--episodes must be >= 1")
     try:
         summary = evaluate_run(
             args.run, args.episodes, not args.stochastic, args.devices, not args.no_record, args.checkpoint,
-            seed=args.seed,
+            seed=args.seed, trust_plugins=args.trust_plugins,
         )  # fmt: skip
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)

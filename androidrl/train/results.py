@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from androidrl.commands import int_in, seed_arg
 from androidrl.solvers import solver_for
 from androidrl.train import stats
 from androidrl.train.compose import evaluation_env
-from androidrl.train.config import Config, ConfigError, load_config
+from androidrl.train.config import MAX_EPISODES, Config, ConfigError, load_config
 from androidrl.train.evaluation import evaluate, evaluate_run, summarize
 from androidrl.train.runs import Run, command_line
 from androidrl.train.seeds import AFTERWARDS, evaluation_seed
@@ -292,8 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl results", description="Train shipped configs and tabulate what they learn."
     )
     parser.add_argument("configs", nargs="*", type=Path, help="configs to train (e.g. configs/quickstart.yaml)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds per config (default 0)")
-    parser.add_argument("--episodes", type=int, default=30, help="evaluation episodes (default 30)")
+    parser.add_argument("--seeds", type=seed_arg, nargs="+", default=[0], help="seeds per config (default 0)")
+    parser.add_argument("--episodes", type=int_in(1, MAX_EPISODES), default=30, help="evaluation episodes (default 30)")
     parser.add_argument("--runs", type=Path, default=Path("runs/results"), help="where the runs go")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key in every run"
@@ -304,8 +305,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.configs and not args.merge:
         parser.error("name configs to train, or --merge saved rows")
-    if args.episodes < 1:
-        parser.error("--episodes must be >= 1")
     try:
         rows = [Row.from_dict(r) for path in args.merge for r in json.loads(path.read_text())]
     except (OSError, ValueError, TypeError, KeyError) as err:

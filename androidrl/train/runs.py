@@ -108,18 +108,20 @@ class Run:
             f.write(shlex.join(command) + "\n")
 
     @classmethod
-    def open(cls, directory: str | Path, overrides: list[str] | None = None) -> Run:
-        """An existing run.
+    def open(cls, directory: str | Path, overrides: list[str] | None = None, trust_plugins: bool = False) -> Run:
+        """An existing run (the classes its config names by import path are printed with where they come from).
 
         Raises:
-            ConfigError: ``directory`` does not exist, or is not a run (no config.yaml).
+            ConfigError: ``directory`` does not exist, or is not a run (no config.yaml); or its config
+                names a class whose module lies inside the run directory, and not ``trust_plugins``.
         """
         directory = Path(directory)
         if not directory.exists():
             raise ConfigError(f"run directory {directory} does not exist")
         if not (directory / CONFIG_FILE).is_file():
             raise ConfigError(f"{directory} is not a run directory: it has no {CONFIG_FILE}")
-        return cls(directory, load_config(directory / CONFIG_FILE, overrides))
+        config = load_config(directory / CONFIG_FILE, overrides, run_dir=directory, trust_plugins=trust_plugins)
+        return cls(directory, config)
 
     @property
     def eval_dir(self) -> Path:

@@ -21,6 +21,7 @@ from typing import Any
 
 from stable_baselines3.common.vec_env import VecNormalize
 
+from androidrl.commands import add_trust_plugins, seed_arg
 from androidrl.errors import AndroidRLError
 from androidrl.train import stats
 from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback
@@ -96,6 +97,15 @@ def _full_disk(run: Run, err: OSError) -> CheckpointError:
     )
 
 
+def _device_lost(run: Run, model: Any, err: WorkerError) -> WorkerError:
+    """The error that stops a training whose device is gone for good, after a checkpoint of the model so far."""
+    try:
+        saved = f"saved {save_checkpoint(run, model)}; continue with --resume {run.directory} once it is back"
+    except OSError as failed:
+        saved = f"no checkpoint saved ({failed.strerror or failed})"
+    return WorkerError(f"{err}; training stopped ({saved})", err.indices, err.serials)
+
+
 @contextlib.contextmanager
 def _quiet_full_disk_in_threads():
     """A full disk in a writer thread (TensorBoard's) is said once, by the training that stops on it.
@@ -145,7 +155,8 @@ def train(
     With ``resume``, the model is loaded from the run's newest checkpoint that loads (safely:
     nothing in it is unpickled; older ones are tried in turn, and each skipped one is named)
     and training continues to ``training.total_timesteps`` with the step counter intact.
-    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``).
+    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``); so
+    does a device down for good (a :class:`~androidrl.vector.WorkerError`, raised again).
     With ``init_from`` (a run directory or a model ``.zip``), a new run starts from that
     model's weights (rl-zoo3's ``--trained-agent``): fine-tuning, with its own step count.
     ``on_evaluation(steps, summary)`` is called after each periodic evaluation; returning
@@ -156,6 +167,8 @@ def train(
         CheckpointError: A checkpoint, an evaluation or the TensorBoard log could not be
             written (a full disk, say): training stops, naming the file or directory; every
             checkpoint written before is intact.
+        WorkerError: A device stayed down longer than ``vector.max_down_seconds`` (or a worker
+            failed beyond its restarts); the message names the checkpoint saved first.
     """
     config = run.config
     set_torch_threads(config)
@@ -192,6 +205,8 @@ def train(
             path = save_checkpoint(run, model)
             name = signal.Signals(stopped_by).name
             print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)
+        except WorkerError as err:  # a device down for good: keep what was learned before saying so
+            raise _device_lost(run, model, err) from None
         except OSError as err:  # (checkpoints and evaluations say which file themselves: CheckpointError)
             if err.errno not in FULL_DISK:
                 raise
@@ -244,13 +259,13 @@ def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
     raise CheckpointError(f"{run.directory}: no checkpoint loads: {'; '.join(skipped)}")
 
 
-def _model_source(source: str | Path) -> Path:
+def _model_source(source: str | Path, trust_plugins: bool = False) -> Path:
     """The model file of ``source``: the file itself, or a run directory's final model (or last checkpoint)."""
     from androidrl.train.evaluation import model_path
 
     path = Path(source)
     if path.is_dir():
-        return model_path(Run.open(path))
+        return model_path(Run.open(path, trust_plugins=trust_plugins))
     if not path.is_file():
         raise ConfigError(f"--init-from {source}: no such run directory or model file")
     return path
@@ -283,8 +298,7 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
     from androidrl.train.analysis import evaluations
 
     configs = {seed: load_config(args.config, [*args.set, f"seed={seed}"]) for seed in args.seeds}  # all checked first
-    if args.init_from:
-        _model_source(args.init_from)
+    init_from = _model_source(args.init_from, args.trust_plugins) if args.init_from else None
     check_devices(configs[args.seeds[0]])
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     finals = {}
@@ -294,7 +308,7 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
             if args.run_dir
             else Path(config.run_dir) / f"{config.experiment}-{stamp}-seed{seed}"
         )
-        result = train(Run.create(config, directory, command), init_from=args.init_from)
+        result = train(Run.create(config, directory, command), init_from=init_from)
         if result.stopped_by is not None:
             return 128 + result.stopped_by
         last = evaluations(result.run.directory)
@@ -328,13 +342,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seeds",
-        type=int,
+        type=seed_arg,
         nargs="+",
         metavar="SEED",
         help="one run per seed, one after another (compare them in "
         "the notebook); runs go to <experiment>-<timestamp>-seed<N>, or RUN_DIR/seed_<N> with --run-dir",
     )
+    add_trust_plugins(parser, "a run's (--resume, --init-from RUN_DIR)")
     args = parser.parse_args(argv)
+    if args.seeds and len(set(args.seeds)) != len(args.seeds):
+        parser.error(f"--seeds: each seed once (a seed twice would train the same run twice), got {args.seeds}")
     argv = sys.argv[1:] if argv is None else argv
     try:
         if args.resume:
@@ -342,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error(
                     "--resume continues a run with its own config and model; do not pass --config or --init-from"
                 )
-            run = Run.open(args.resume, args.set)
+            run = Run.open(args.resume, args.set, trust_plugins=args.trust_plugins)
             check_devices(run.config)
             if args.set:  # the run directory keeps the config it trains with
                 run.record(command_line("train", argv))
@@ -353,10 +370,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.seeds:
                 return _train_seeds(args, command_line("train", argv))
             config = load_config(args.config, args.set)
-            if args.init_from:
-                _model_source(args.init_from)  # before a run directory is made for nothing
+            # (its model, found before a run directory is made for nothing)
+            init_from = _model_source(args.init_from, args.trust_plugins) if args.init_from else None
             check_devices(config)
-            result = train(Run.create(config, args.run_dir, command_line("train", argv)), init_from=args.init_from)
+            result = train(Run.create(config, args.run_dir, command_line("train", argv)), init_from=init_from)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

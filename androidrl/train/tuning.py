@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from androidrl.commands import int_in, number_in, seed_arg
 from androidrl.train.config import (
     OFF_POLICY,
     Config,
@@ -228,14 +229,16 @@ def main(argv: list[str] | None = None) -> int:
         "success rate). The study is resumable: the same command adds trials.",
     )
     parser.add_argument("--config", required=True, help="the config to tune (a file, or a shipped name)")
-    parser.add_argument("--trials", type=int, default=20, help="trials to run now (default 20)")
-    parser.add_argument("--seeds", type=int, nargs="+", help="train each trial with each of these seeds; score: mean")
-    parser.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
+    parser.add_argument("--trials", type=int_in(1, 100_000), default=20, help="trials to run now (default 20)")
+    parser.add_argument(
+        "--seeds", type=seed_arg, nargs="+", help="train each trial with each of these seeds; score: mean"
+    )
+    parser.add_argument(
+        "--timeout", type=number_in(0, 365 * 86_400), help="stop starting trials after this many seconds"
+    )
     parser.add_argument("--study-dir", type=Path, help="where the study lives (default: <run_dir>/<experiment>-tune)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config key")
     args = parser.parse_args(argv)
-    if args.trials < 1:
-        parser.error("--trials must be at least 1")
     from androidrl.train.training import Interrupted
 
     study_dir = args.study_dir

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from androidrl.commands import add_trust_plugins, int_in, number_in
 from androidrl.errors import DeviceError
 from androidrl.recording import load_dataset
 from androidrl.train.analysis import annotated_frames
@@ -47,6 +48,7 @@ def watch(
     deterministic: bool = True,
     devices: list[str] | None = None,
     checkpoint: str | Path | None = None,
+    trust_plugins: bool = False,
 ) -> tuple[Path, dict]:
     """Play ``episodes`` with the run's model and write them as one MP4; (its path, the evaluation summary).
 
@@ -54,7 +56,7 @@ def watch(
         ConfigError: Not a run, no model, or unusable devices (as ``androidrl evaluate``).
         DeviceError: A device went down while playing.
     """
-    summary = evaluate_run(run_dir, episodes, deterministic, devices, True, checkpoint)
+    summary = evaluate_run(run_dir, episodes, deterministic, devices, True, checkpoint, trust_plugins=trust_plugins)
     pictures = [p for episode in load_dataset(summary["recordings"]) for p in annotated_frames(episode, height=None)]
     path = Path(out) if out else Path(run_dir) / "videos" / f"{datetime.now():%Y%m%d-%H%M%S}.mp4"
     return write_mp4(pictures, path, fps), summary
@@ -66,19 +68,24 @@ def main(argv: list[str] | None = None) -> int:
         prog="androidrl watch", description="Play a trained agent and write an MP4 of it with the actions drawn."
     )
     parser.add_argument("--run", required=True, help="the run directory")
-    parser.add_argument("--episodes", type=int, default=3, help="episodes to play (default 3)")
+    parser.add_argument("--episodes", type=int_in(1, 1000), default=3, help="episodes to play (default 3)")
     parser.add_argument("--out", help="the MP4 to write (default: RUN/videos/<timestamp>.mp4)")
-    parser.add_argument("--fps", type=float, default=2.0, help="steps shown per second (default 2)")
+    parser.add_argument("--fps", type=number_in(0, 120), default=2.0, help="steps shown per second (default 2)")
     parser.add_argument("--stochastic", action="store_true", help="sample actions instead of the most likely ones")
     parser.add_argument("--devices", nargs="+", help="adb serials or virtual[:WxH[@DPI]] (default: the run's)")
     parser.add_argument("--checkpoint", help="a checkpoint .zip instead of the final model")
+    add_trust_plugins(parser)
     args = parser.parse_args(argv)
-    if args.episodes < 1 or args.fps <= 0:
-        parser.error("--episodes must be >= 1 and --fps > 0")
+    if args.out:
+        try:  # (before the evaluation it would waste)
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            parser.error(f"--out {args.out}: cannot make its directory: {err.strerror}")
     try:
         path, summary = watch(
-            args.run, args.episodes, args.out, args.fps, not args.stochastic, args.devices, args.checkpoint
-        )
+            args.run, args.episodes, args.out, args.fps, not args.stochastic, args.devices, args.checkpoint,
+            trust_plugins=args.trust_plugins,
+        )  # fmt: skip
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -488,7 +488,7 @@ class DeviceVectorEnv(VectorEnv):
     def _wait_for_devices(self, steps: list[EnvStep]) -> None:
         """Hold the step while too many envs are down: try their devices until enough come back."""
         down = [i for i, s in enumerate(steps) if s.info.get("device_down")]
-        names = ", ".join(self.serials[i] for i in down)
+        names = ", ".join(self._device(self._workers[self.worker_of(i)], i) for i in down)  # (and their hosts)
         logger.warning("%d of %d devices are down (%s): waiting for them", len(down), self.num_envs, names)
         self._track_down(steps)
         while self._down_share(steps) > self.max_blank_share:

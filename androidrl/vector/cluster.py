@@ -13,7 +13,8 @@ the Ray backend steps, fails and recovers exactly as the local one: a step is ne
 replayed (``max_task_retries=0``); an actor that dies is restarted by Ray and its env comes
 back with a fresh episode; an env whose host is gone reports ``device_down`` until the
 host is back, or until ``max_down_seconds`` end the training with an error naming it. Every
-fault message names the device and its host (``127.0.0.1:5555 on host lab-2: ...``).
+fault message names the device and its host (``127.0.0.1:5555 on host lab-2: ...``), and each
+death of an actor is logged once, with its device, host, process id and Ray's reason.
 
 Importing androidrl never imports Ray; this module imports it only when used.
 """
@@ -21,11 +22,15 @@ Importing androidrl never imports Ray; this module imports it only when used.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import re
 import socket
+import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -37,6 +42,8 @@ from androidrl.vector.async_env import DeviceVectorEnv
 from androidrl.vector.settings import VectorSettings
 from androidrl.vector.transport import Transport, Worker, WorkerGone
 from androidrl.vector.workers import Wrap, answer, env_factory
+
+logger = logging.getLogger(__name__)
 
 DEVICE_RESOURCE = "androidrl/device:"
 HOST_RESOURCE = "androidrl/host:"
@@ -69,29 +76,111 @@ def _auth_refused(address: str, detail: str) -> ClusterError:
     )
 
 
+def ray_temp_dir() -> Path:
+    """Ray's default temporary directory on this host, where ``ray start`` records the cluster it joined.
+
+    As Ray's ``get_default_ray_temp_dir`` (``ray/_common/utils.py``): ``$RAY_TMPDIR``, else
+    ``$TMPDIR`` on Linux, else ``/tmp``; then ``ray``.
+    """
+    base = os.environ.get("RAY_TMPDIR") or (os.environ.get("TMPDIR") if sys.platform.startswith("linux") else None)
+    return Path(base or "/tmp") / "ray"
+
+
+def address_file() -> Path:
+    """The file in which Ray (and ``androidrl node``) record the cluster this host belongs to, for ``auto``."""
+    return ray_temp_dir() / "ray_current_cluster"
+
+
+def auth_token_path() -> Path | None:
+    """The file Ray reads the cluster's token from (``RAY_AUTH_TOKEN_PATH``, else ``~/.ray/auth_token``).
+
+    None when the token is given in ``RAY_AUTH_TOKEN`` itself.
+    """
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return None
+    named = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    return Path(named) if named else Path.home() / ".ray" / "auth_token"
+
+
+def token_available() -> bool:
+    """Whether this process has a Ray token to give (in ``RAY_AUTH_TOKEN`` or a non-empty token file)."""
+    path = auth_token_path()
+    try:
+        return path is None or bool(path.read_text().strip())
+    except OSError:
+        return False
+
+
+def resolve_address(address: str) -> tuple[str, str]:
+    """The cluster's ``HOST:PORT`` and where it came from (for messages; "" when given as such).
+
+    ``auto`` is ``$RAY_ADDRESS``, else the cluster recorded in :func:`address_file` by the
+    ``androidrl node`` (or ``ray start``) running on this host; never a cluster found by
+    looking at the processes of the machine (another user's, perhaps).
+
+    Raises:
+        ClusterError: ``auto``, and this host is in no cluster.
+    """
+    if address != "auto":
+        return address, ""
+    named = os.environ.get("RAY_ADDRESS", "")
+    if named and named != "auto":
+        return named, "from RAY_ADDRESS"
+    path = address_file()
+    try:
+        recorded = path.read_text().strip()
+    except OSError:
+        recorded = ""
+    if not recorded:
+        raise ClusterError(
+            f"address auto: this host is in no Ray cluster (RAY_ADDRESS is not set and {path} does not exist; "
+            "`androidrl node` writes it while it runs); give the head's address as HOST:PORT, or "
+            f"{_START_ONE}"
+        )
+    return recorded, f"recorded in {path} by the last node started on this host"
+
+
+def _enable_token_auth() -> None:
+    """Turn Ray's token authentication on for this process when it has a token and nothing says otherwise.
+
+    Ray turns it on by itself only for a cluster it starts; a driver joining one would send no
+    token. Ray reads ``RAY_AUTH_MODE`` when it is imported, so this runs before.
+    """
+    if "RAY_AUTH_MODE" not in os.environ and "ray" not in sys.modules and token_available():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def connect(address: str = "auto") -> Any:
     """Join the Ray cluster at ``address`` as a driver (once per process); return ``ray``.
 
+    ``address`` is ``HOST:PORT`` or ``auto`` (see :func:`resolve_address`). Token authentication
+    is on when this process has a token (see :func:`auth_token_path`), unless ``RAY_AUTH_MODE``
+    says otherwise.
+
     Raises:
-        ClusterError: No cluster answers there, or it refuses this process's authentication token.
+        ClusterError: No cluster answers there (at once: Ray itself would retry for minutes), this
+            host is in none (``auto``), or it refuses this process's authentication token.
     """
+    _enable_token_auth()
     ray = require_ray()
     if not ray.is_initialized():
-        host, sep, port = address.rpartition(":")
+        target, source = resolve_address(address)
+        host, sep, port = target.rpartition(":")
         if sep and port.isdigit():  # Ray itself would retry a dead address for minutes: ask once
             try:
                 socket.create_connection((host, int(port)), timeout=5).close()
             except OSError as err:
-                raise ClusterError(f"no Ray cluster at {address} ({err.strerror or err}); {_START_ONE}") from None
+                stale = f" (the address {source}: that cluster has stopped)" if source else ""
+                raise ClusterError(f"no Ray cluster at {target} ({err.strerror or err}){stale}; {_START_ONE}") from None
         try:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+            ray.init(address=target, logging_level="WARNING", log_to_driver=False)
         except ray.exceptions.AuthenticationError as err:  # no token here, or an unreadable one
-            raise _auth_refused(address, err.message.split(". ")[0]) from None
+            raise _auth_refused(target, err.message.split(". ")[0]) from None
         except (ConnectionError, RuntimeError, ValueError) as err:
             causes = f"{err} {err.__cause__}"  # (Ray says why only in the error under its ConnectionError)
             if "Unauthenticated" in causes or "InvalidAuthToken" in causes:  # a token the cluster does not take
-                raise _auth_refused(address, "it refused this process's token, or the lack of one") from None
-            raise ClusterError(f"no Ray cluster at {address!r} ({err}); {_START_ONE}") from None
+                raise _auth_refused(target, "it refused this process's token, or the lack of one") from None
+            raise ClusterError(f"no Ray cluster at {target!r} ({err}); {_START_ONE}") from None
     return ray
 
 
@@ -255,6 +344,7 @@ class _Handle:
     host: str = ""
     pid: int = 0
     located: Any = None  # a `where` call after a restart: where the actor came back
+    dead: bool = False  # its death was reported and it has not answered since
 
 
 @dataclass(frozen=True)
@@ -358,11 +448,19 @@ class RayActors(Transport):
         handle = worker.handle
         ref = handle.refs.popleft()
         try:
-            return _writable(self.ray.get(ref))  # (Ray's arrays are read-only: SB3 and users write to theirs)
-        except (self.ray.exceptions.RayActorError, self.ray.exceptions.ActorUnavailableError):
+            answer = _writable(self.ray.get(ref))  # (Ray's arrays are read-only: SB3 and users write to theirs)
+        except (self.ray.exceptions.RayActorError, self.ray.exceptions.ActorUnavailableError) as err:
             handle.refs.clear()  # what was sent to the dead actor is lost with it
+            if not handle.dead:  # (once per death: calls to it while Ray restarts it fail too)
+                handle.dead = True
+                logger.warning(
+                    "worker %d (%s on host %s, pid %d): its Ray actor died: %s; Ray restarts it",
+                    worker.index, self.names[worker.index], handle.host or "?", handle.pid, _death_cause(err),
+                )  # fmt: skip
             handle.located = handle.actor.where.remote()  # answered once Ray has restarted it
             raise WorkerGone from None
+        handle.dead = False
+        return answer
 
     def ready(self, workers: Sequence[Worker], timeout: float) -> list[Worker]:
         first = {w.handle.refs[0]: w for w in workers if w.handle is not None and w.handle.refs}
@@ -387,7 +485,18 @@ class RayActors(Transport):
             located, handle.located = handle.located, None
             with contextlib.suppress(self.ray.exceptions.RayError):  # it died again: its next failure asks anew
                 self._locate(index, self.ray.get(located), node_hosts(self.ray))
+                handle.dead = False
         return Location(handle.host, handle.node_id, handle.pid)
+
+
+def _death_cause(err: Exception) -> str:
+    """Why Ray says an actor died, in one line (its message lists the actor's ids first)."""
+    text = re.sub(r"The actor [0-9a-f]+ is unavailable: ", "", str(err))
+    text = text.replace(" The task may or may not have been executed on the actor.", "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    because = [line for line in lines if "because" in line or "unavailable" in line]
+    cause = (because or lines or [type(err).__name__])[0].rstrip(".")
+    return cause if len(cause) <= 300 else cause[:297] + "..."
 
 
 def placements_for(devices: Sequence[ClusterDevice | None]) -> list[dict[str, Any]]:

@@ -11,10 +11,15 @@ here, naming the setting (``step_timeout: Input should be greater than 0``).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from androidrl.validation import StrictScalars
+
+#: The longest wait any setting asks for (a timeout of a day is already "never"; infinity would overflow a timer).
+DAY = 86_400.0
 
 
-class VectorSettings(BaseModel):
+class VectorSettings(StrictScalars):
     """The layout and fault settings of a vector env over devices (see :mod:`androidrl.vector.async_env`).
 
     Attributes:
@@ -32,18 +37,18 @@ class VectorSettings(BaseModel):
         placement_timeout: (ray) Seconds every worker's actor has to be placed on its device's host.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    step_timeout: float = Field(default=120.0, gt=0)
+    step_timeout: float = Field(default=120.0, gt=0, le=DAY)
     envs_per_worker: int = Field(default=1, ge=1, le=64)
-    fault_timeout: float = Field(default=0.75, gt=0)
-    max_restarts: int = Field(default=3, ge=0)
-    restart_window: float = Field(default=300.0, gt=0)
+    fault_timeout: float = Field(default=0.75, gt=0, le=DAY)
+    max_restarts: int = Field(default=3, ge=0, le=10_000)
+    restart_window: float = Field(default=300.0, gt=0, le=7 * DAY)
     max_blank_share: float = Field(default=0.5, ge=0, le=1)
-    retry_interval: float = Field(default=5.0, gt=0)
-    probe_timeout: float = Field(default=3.0, gt=0)
-    max_down_seconds: float = Field(default=300.0, gt=0)
-    placement_timeout: float = Field(default=60.0, gt=0)
+    retry_interval: float = Field(default=5.0, gt=0, le=DAY)
+    probe_timeout: float = Field(default=3.0, gt=0, le=DAY)
+    max_down_seconds: float = Field(default=300.0, gt=0, le=7 * DAY)
+    placement_timeout: float = Field(default=60.0, gt=0, le=DAY)
 
     def vector_settings(self) -> VectorSettings:
         """These settings alone, without what a subclass adds (the training config's backend and address)."""

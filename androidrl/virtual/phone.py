@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
@@ -24,18 +24,26 @@ from androidrl.virtual.apps.practice.app import practice_app
 from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
+from androidrl.virtual.shell.registry import system_bin
 from androidrl.virtual.shell.stdin import Stdin
 from androidrl.virtual.system.clock import Clock
-from androidrl.virtual.system.core import PhoneCore, check_configuration
+from androidrl.virtual.system.content.stock import CLOCK_PACKAGE, CLOCK_PROVIDERS, provider_packages
+from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY
 from androidrl.virtual.system.power import PhoneOfflineError
+from androidrl.virtual.ui.config import check_configuration
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 
 def default_apps() -> list[App]:
-    """Fresh instances of every preinstalled app, in install order."""
-    return [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
+    apps = [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    for app in apps:
+        if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
+            app.providers = CLOCK_PROVIDERS
+    return [*apps, *provider_packages()]
 
 
 class VirtualPhone(PhoneCore):
@@ -57,6 +65,11 @@ class VirtualPhone(PhoneCore):
         boot_seconds: How long ``reboot`` keeps the phone offline.
         clock: The phone's clock (default: realtime, from 2026-06-15 09:00 UTC; see
             :mod:`androidrl.virtual.system.clock`).
+        storage: Bytes its files may hold (``/data``, which ``/sdcard`` lives on; ``df`` shows
+            it; a write beyond it fails with "No space left on device").
+        content: How many contacts, events, messages, calls, files, photos and alarms the phone
+            starts with, drawn from ``seed`` (``{"contacts": 20, "messages": 15}``; see
+            :mod:`androidrl.virtual.system.content.seed`).
         night: Start in the dark theme (``secure ui_night_mode`` 2, as ``cmd uimode night yes``).
         font_scale: Start with this font size (``system font_scale``; Android offers 0.85 to 2.0).
         locale: Start in this locale (``persist.sys.locale``), e.g. ``de-DE``.
@@ -85,6 +98,8 @@ class VirtualPhone(PhoneCore):
         sdk: int = 34,
         boot_seconds: float = 1.0,
         clock: Clock | None = None,
+        storage: int = DEFAULT_CAPACITY,
+        content: Mapping[str, int] | None = None,
         night: bool = False,
         font_scale: float = 1.0,
         locale: str = "en-US",
@@ -103,11 +118,14 @@ class VirtualPhone(PhoneCore):
             sdk=sdk,
             boot_seconds=boot_seconds,
             clock=clock,
+            storage=storage,
+            content=content,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
         self.settings.put("secure", "ui_night_mode", "2" if night else "1")
         self.settings.put("system", "font_scale", repr(float(font_scale)))
         self.props["persist.sys.locale"] = locale
+        self.fs.mount("/system/bin", system_bin())
 
     def shell(
         self,
@@ -135,7 +153,7 @@ class VirtualPhone(PhoneCore):
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink
-        return shell.run(command, stdin)
+        return shell.run(command, stdin, wait=session is None)
 
     def open_shell(
         self,

@@ -33,6 +33,7 @@ from androidrl.errors import DeviceError
 from androidrl.spaces import DISTS, MAX_TEXT_LENGTH, ORIENTS, POINT_ACTIONS, EnvAction, EnvActionType, check_on_screen
 from androidrl.tasks.base import Needs
 from androidrl.ui import UIElement
+from androidrl.validation import shorten
 
 T = EnvActionType
 #: Action types of MultiDiscreteAction and BoxAction, by name.
@@ -111,6 +112,10 @@ def check_types(types: Sequence[str]) -> tuple[str, ...]:
     return types
 
 
+#: The most texts an action space types (one action each).
+MAX_TEXTS = 1000
+
+
 def check_texts(texts: Sequence[str]) -> tuple[str, ...]:
     """Validate a text vocabulary: strings Android can type, each at most ``MAX_TEXT_LENGTH`` long.
 
@@ -120,9 +125,11 @@ def check_texts(texts: Sequence[str]) -> tuple[str, ...]:
     """
     if isinstance(texts, str):
         raise TypeError("texts must be a list of strings, not one string")
+    if len(texts) > MAX_TEXTS:
+        raise ValueError(f"texts: at most {MAX_TEXTS} texts (one action each), got {len(texts):,}")
     for text in texts:
         if not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH:
-            raise ValueError(f"texts: {text!r} must be a string of at most {MAX_TEXT_LENGTH} characters")
+            raise ValueError(f"texts: {shorten(text)} must be a string of at most {MAX_TEXT_LENGTH} characters")
         input_text_commands(text)  # raises ValueError for what Android cannot type
     return tuple(texts)
 

@@ -1,11 +1,14 @@
-"""adb's RSA authentication, device side: which hosts may connect, checked as a phone checks them.
+"""adb's RSA authentication, device side: a host gets in only by signing a token with a trusted key.
 
 A phone with ``ro.adb.secure=1`` answers a host's CNXN with ``AUTH TOKEN`` (20 random
 bytes). The host signs the token with its private key (``~/.android/adbkey``) and sends
 ``AUTH SIGNATURE``; the phone verifies it against the public keys it trusts
-(``/data/misc/adb/adb_keys``). If none matches, the host sends its public key
-(``AUTH RSAPUBLICKEY``) and the phone asks its user; here the user is the key list: a
-listed key is accepted, any other is left unauthorized.
+(``/data/misc/adb/adb_keys``) and answers CNXN only when one of them made it. A failed
+signature gets a new token (after 256 failures, a second's wait first). When the host has
+no key left to try it sends its public key (``AUTH RSAPUBLICKEY``): AOSP adbd then asks the
+phone's user (AOSP ``packages/modules/adb/adb.cpp`` ``handle_packet``, ``daemon/auth.cpp``).
+The virtual phone never lets an offered key in by itself: see :mod:`~androidrl.virtual.adbd.keys`
+for the explicit trust step, after which the host must still sign a fresh token.
 
 The signature is RSA PKCS#1 v1.5 over the token taken as a SHA-1 digest (the host calls
 ``RSA_sign(NID_sha1, token, ...)``); the public key is Android's ``RSAPublicKey`` struct
@@ -17,25 +20,33 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import hmac
 import os
 import struct
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 TOKEN_SIZE = 20
+#: Failed signatures on one connection after which each new token waits THROTTLE_SECONDS (AOSP adb.cpp).
+THROTTLE_AFTER = 256
+THROTTLE_SECONDS = 1.0
 # DER prefix of a SHA-1 DigestInfo: what PKCS#1 v1.5 puts before the digest.
 _SHA1_PREFIX = bytes.fromhex("3021300906052b0e03021a05000414")
 
 
 @dataclass(frozen=True)
 class PublicKey:
-    """An adb public key: the RSA modulus and exponent, and the ``user@host`` comment."""
+    """An adb public key: the RSA modulus and exponent, the ``user@host`` comment, and its base64 text.
+
+    Two keys are equal when their modulus and exponent are.
+    """
 
     modulus: int
     exponent: int
-    comment: str = ""
+    comment: str = field(default="", compare=False)
+    encoded: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def parse(cls, text: str | bytes) -> PublicKey:
@@ -56,7 +67,21 @@ class PublicKey:
             raise ValueError(f"not an adb public key: {text[:40]!r}...") from None
         if words not in (64, 128, 256) or modulus == 0:
             raise ValueError(f"not an adb public key: {words * 32}-bit modulus")
-        return cls(modulus, exponent, comment.strip())
+        return cls(modulus, exponent, comment.strip(), encoded)
+
+    @property
+    def fingerprint(self) -> str:
+        """The MD5 fingerprint Android's "Allow USB debugging?" dialog shows (``3F:A2:...``).
+
+        AOSP ``services/core/java/com/android/server/adb/AdbDebuggingManager.java``
+        ``getFingerprints``: MD5 of the decoded key struct, upper-case hex pairs joined by colons.
+        """
+        digest = hashlib.md5(base64.b64decode(self.encoded)).hexdigest().upper()
+        return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+    def line(self) -> str:
+        """The key as a line of ``adb_keys``: base64, a space, the comment."""
+        return f"{self.encoded} {self.comment}".rstrip()
 
     def verifies(self, token: bytes, signature: bytes) -> bool:
         """Whether ``signature`` is this key's signature of ``token``."""
@@ -69,35 +94,18 @@ class PublicKey:
         return hmac.compare_digest(message, expected)
 
 
-def load_keys(paths: list[str | Path]) -> list[PublicKey]:
-    """The public keys in ``paths`` (``adbkey.pub`` files or ``adb_keys`` lists, one key a line).
-
-    Raises:
-        ValueError: A file is missing, or a line is not a key (naming the file).
-    """
-    keys = []
-    for path in paths:
-        path = Path(path).expanduser()
-        try:
-            lines = [line for line in path.read_text(encoding="ascii", errors="replace").splitlines() if line.strip()]
-        except OSError as err:
-            raise ValueError(f"cannot read adb keys from {path}: {err.strerror}") from None
-        for line in lines:
-            try:
-                keys.append(PublicKey.parse(line))
-            except ValueError as err:
-                raise ValueError(f"{path}: {err}") from None
-    if not keys:
-        raise ValueError(f"no adb public keys in {', '.join(map(str, paths))}")
-    return keys
-
-
 class Authenticator:
-    """One connection's side of the exchange: hands out tokens, judges signatures and keys."""
+    """One connection's side of the exchange: hands out tokens and judges signatures.
 
-    def __init__(self, keys: list[PublicKey]) -> None:
-        self.keys = keys
+    Args:
+        trusted: Returns the keys trusted now (read at each signature: a key allowed
+            meanwhile counts at once, as adbd reads its key list at each attempt).
+    """
+
+    def __init__(self, trusted: Callable[[], list[PublicKey]]) -> None:
+        self.trusted = trusted
         self.token = b""
+        self.failures = 0
 
     def new_token(self) -> bytes:
         """A fresh random token to sign (each attempt gets its own)."""
@@ -105,13 +113,13 @@ class Authenticator:
         return self.token
 
     def accepts_signature(self, signature: bytes) -> bool:
-        """Whether a trusted key signed the current token."""
-        return bool(self.token) and any(key.verifies(self.token, signature) for key in self.keys)
+        """Whether a trusted key signed the current token (each token is good for one try)."""
+        token, self.token = self.token, b""
+        if token and any(key.verifies(token, signature) for key in self.trusted()):
+            return True
+        self.failures += 1
+        return False
 
-    def accepts_key(self, data: bytes) -> bool:
-        """Whether the public key a host offered is a trusted one (the phone's user saying yes)."""
-        try:
-            offered = PublicKey.parse(data)
-        except ValueError:
-            return False
-        return any((k.modulus, k.exponent) == (offered.modulus, offered.exponent) for k in self.keys)
+    def retry_delay(self) -> float:
+        """How long to wait before the next token: AOSP sleeps a second once 256 signatures failed."""
+        return THROTTLE_SECONDS if self.failures > THROTTLE_AFTER else 0.0

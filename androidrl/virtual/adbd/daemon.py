@@ -14,7 +14,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from androidrl.virtual.adbd.auth import PublicKey
+from androidrl.virtual.adbd.keys import TrustedKeys
 from androidrl.virtual.phone import VirtualPhone
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
 from androidrl.virtual.shell.stdin import Stdin
@@ -79,18 +79,18 @@ class Adbd:
         phone: The phone it serves.
         port: Its TCP port (0 until the server has bound one).
         host: The address it listens on.
-        auth_keys: The host keys it lets in after adb's RSA authentication; empty lets anyone in.
+        auth: The host keys it lets in after adb's RSA authentication; None lets anyone in.
 
     Attributes:
         reverse: ``adb reverse`` listeners on the phone: device socket spec -> (the host
             connection, host socket spec).
     """
 
-    def __init__(self, phone: VirtualPhone, port: int, host: str, auth_keys: list[PublicKey]) -> None:
+    def __init__(self, phone: VirtualPhone, port: int, host: str, auth: TrustedKeys | None) -> None:
         self.phone = phone
         self.port = port
         self.host = host
-        self.auth_keys = auth_keys
+        self.auth = auth
         self.reverse: dict[str, tuple[Any, str]] = {}
         self._shells = threading.BoundedSemaphore(MAX_SHELLS)
         self._shell_threads = _ShellThreads("adbd-shell")

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from androidrl.virtual.adbd.auth import PublicKey
 from androidrl.virtual.adbd.daemon import Adbd
+from androidrl.virtual.adbd.keys import TrustedKeys
 from androidrl.virtual.adbd.services import route
 from androidrl.virtual.adbd.transport import MAX_PAYLOAD, Connection, Service
 from androidrl.virtual.phone import VirtualPhone
@@ -27,6 +28,14 @@ ANNOUNCE_TIMEOUT = 2.0
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+#: Connections at once that have not finished the handshake (not signed in); more are closed at once.
+MAX_UNAUTHENTICATED = 16
+
+
+#: Seconds a connection has to finish the handshake (sign in) before it is closed.
+AUTH_TIMEOUT = 30.0
 
 
 _T = TypeVar("_T")
@@ -45,13 +54,18 @@ class AdbdServer(Adbd):
         announce_port: Port of an adb server to tell about this device with
             ``host:emulator:PORT`` at start and after each reboot, so it lists the phone as
             ``emulator-<PORT-1>``, as it lists a real emulator.
-        auth_keys: Ask hosts for adb's RSA authentication and let in only these keys (as a
-            phone with ``ro.adb.secure=1`` and these ``adb_keys``); None lets anyone in.
+        auth_keys: Ask hosts for adb's RSA authentication and let in only those that sign with
+            these keys (as a phone with ``ro.adb.secure=1`` and these ``adb_keys``): a list, or
+            :class:`~androidrl.virtual.adbd.keys.TrustedKeys` (key files read as they change, and
+            a keys directory for requests); None lets anyone in.
         allow_public: Allow listening beyond this machine (``host`` not a loopback address):
             without ``auth_keys`` anyone who reaches the port gets a shell.
+        max_unauthenticated: Connections that have not finished the handshake at once; a
+            further one is closed as it arrives.
+        auth_timeout: Seconds a connection has to finish the handshake before it is closed.
 
     Raises:
-        ValueError: A bad port, or a non-loopback ``host`` without ``allow_public``.
+        ValueError: A bad port, limit or timeout, or a non-loopback ``host`` without ``allow_public``.
 
     Attributes:
         port: The port; the actual one once started.
@@ -64,8 +78,10 @@ class AdbdServer(Adbd):
         host: str = "127.0.0.1",
         *,
         announce_port: int | None = None,
-        auth_keys: list[PublicKey] | None = None,
+        auth_keys: list[PublicKey] | TrustedKeys | None = None,
         allow_public: bool = False,
+        max_unauthenticated: int = MAX_UNAUTHENTICATED,
+        auth_timeout: float = AUTH_TIMEOUT,
     ) -> None:
         if not isinstance(phone, VirtualPhone):
             raise TypeError(f"AdbdServer serves a VirtualPhone, got {type(phone).__name__}")
@@ -78,8 +94,17 @@ class AdbdServer(Adbd):
                 f"adbd would listen on {host}, beyond this machine, where anyone who reaches the port gets a shell; "
                 "allow it explicitly (androidrl virtual --public) and add --auth"
             )
-        super().__init__(phone, port, host, list(auth_keys or []))
+        if max_unauthenticated < 1:
+            raise ValueError(f"max_unauthenticated must be >= 1, got {max_unauthenticated}")
+        if not 0 < auth_timeout < float("inf"):
+            raise ValueError(f"auth_timeout must be a positive number of seconds, got {auth_timeout}")
+        if isinstance(auth_keys, list):
+            auth_keys = TrustedKeys(auth_keys)
+        super().__init__(phone, port, host, auth_keys)
         self.announce_port = announce_port
+        self.max_unauthenticated = max_unauthenticated
+        self.auth_timeout = auth_timeout
+        self._refusing = False  # (the limit was reached: one warning until it is left again)
         self._listener: asyncio.Server | None = None
         self._connections: dict[Connection, asyncio.Task[Any]] = {}
         self._power_watch: asyncio.Task[None] | None = None
@@ -174,6 +199,18 @@ class AdbdServer(Adbd):
         if not self.phone.online:
             writer.transport.abort()
             return
+        waiting = sum(1 for conn in self._connections if not conn.online)
+        if waiting >= self.max_unauthenticated:
+            if not self._refusing:
+                logger.warning(
+                    "adbd %s: %d connections have not signed in yet; closing new ones until they do or time out",
+                    self.serial,
+                    waiting,
+                )
+            self._refusing = True
+            writer.transport.abort()
+            return
+        self._refusing = False
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # small packets go out at once
@@ -181,12 +218,22 @@ class AdbdServer(Adbd):
         conn = Connection(self, reader, writer)
         conn.label = f"host-{sock.fileno() if sock is not None else len(self._connections)}"  # as adbd names it
         self._connections[conn] = asyncio.current_task()
+        deadline = asyncio.get_running_loop().call_later(self.auth_timeout, self._expire, conn)
         try:
             await conn.run()
         finally:
+            deadline.cancel()
             del self._connections[conn]
             # adbd removes a transport's reverse listeners with the transport
             self.reverse = {local: (c, remote) for local, (c, remote) in self.reverse.items() if c is not conn}
+
+    def _expire(self, conn: Connection) -> None:
+        """Close ``conn`` if it has not finished the handshake in time."""
+        if not conn.online:
+            logger.info(
+                "adbd %s: closing a connection that did not sign in within %g s", self.serial, self.auth_timeout
+            )
+            conn.abort()
 
 
 class AdbdThread:

@@ -1,8 +1,8 @@
 """What an OPEN of a service name starts (:func:`route`), and the small services.
 
-``abb_exec:`` (``adb install``), ``reboot:``, ``root:``/``unroot:`` and ``reverse:``; the
-shell services are in :mod:`~androidrl.virtual.adbd.shell`, file transfer in
-:mod:`~androidrl.virtual.adbd.sync`.
+``abb_exec:`` (``adb install``), ``framebuffer:``, ``reboot:``, ``root:``/``unroot:`` and
+``reverse:``; the shell services are in :mod:`~androidrl.virtual.adbd.shell`, file transfer
+in :mod:`~androidrl.virtual.adbd.sync`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import shlex
+import struct
 from collections.abc import Awaitable, Callable
 
 from androidrl.virtual.adbd.daemon import Adbd
 from androidrl.virtual.adbd.shell import exec_service, shell_service
 from androidrl.virtual.adbd.sync import sync_service
-from androidrl.virtual.adbd.transport import Connection, Service, Stream
+from androidrl.virtual.adbd.transport import Connection, Service, Stream, StreamClosed
+from androidrl.virtual.shell.stdin import Stdin
 
 
 def route(adbd: Adbd, name: str) -> Service | None:
@@ -30,6 +32,7 @@ def route(adbd: Adbd, name: str) -> Service | None:
         "exec": exec_service,
         "sync": sync_service,
         "abb_exec": _abb_exec_service,
+        "framebuffer": _framebuffer_service,
         "reboot": _reboot_service,
         "root": _root_service,
         "unroot": _unroot_service,
@@ -42,20 +45,73 @@ def route(adbd: Adbd, name: str) -> Service | None:
 async def _abb_exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
     r"""``abb_exec:SERVICE\0ARG...``: a binder shell command (``cmd SERVICE ARG...``).
 
-    With ``-S SIZE`` (``adb install``), that many bytes of the stream are the command's stdin.
+    With ``-S SIZE`` (``adb install``), the next SIZE bytes of the stream are the command's
+    stdin, handed over as they arrive. What the command leaves unread (``pm install`` refusing
+    an APK too big for the phone) is read and dropped, so the client gets to read the answer.
     """
     args = arg.split("\0")
-    stdin = b""
+    stdin: bytes | Stdin = b""
     sizes = [value for flag, value in zip(args, args[1:]) if flag == "-S"]
+    feeder = None
     if sizes:
         size = sizes[-1]  # adb puts its own -S last, to override the user's
         if not size.isdigit():
             await stream.write(f"Error: invalid size {size!r} after -S\n".encode())
             return
-        stdin = await stream.read_exactly(int(size))
+        stdin = Stdin()
+        feeder = asyncio.create_task(_feed_exactly(stream, stdin, int(size)))
     command = shlex.join(["cmd", *args])
-    result = await adbd.run_shell(command, stdin=stdin, cancel=stream.cancel)
+    try:
+        result = await adbd.run_shell(command, stdin=stdin, cancel=stream.cancel)
+        if feeder is not None:
+            stdin.close()  # the rest of the SIZE bytes, if any, is dropped as it comes
+            await feeder
+    finally:
+        if feeder is not None:
+            feeder.cancel()
     await stream.write(result.stdout + result.stderr)
+
+
+async def _feed_exactly(stream: Stream, stdin: Stdin, size: int) -> None:
+    """The next ``size`` bytes of the host's data into ``stdin`` (dropped once it is closed), then close it."""
+    try:
+        while size > 0 and (data := await stream.read()) is not None:
+            data = data[:size]  # (a host's data beyond SIZE is not the command's)
+            size -= len(data)
+            stdin.feed(data)
+    except StreamClosed:
+        pass
+    finally:
+        stdin.close()
+
+
+#: framebuffer_service.cpp's ``struct fbinfo`` for RGBA_8888: red, blue, green, alpha (offset, length) pairs.
+_RGBA_CHANNELS = (0, 8, 16, 8, 8, 8, 24, 8)
+
+
+async def _framebuffer_service(adbd: Adbd, stream: Stream, arg: str) -> None:
+    """``framebuffer:`` (packages/modules/adb daemon/framebuffer_service.cpp): ``screencap``'s frame, re-headed.
+
+    adbd runs ``screencap`` and reads its raw header: width, height, format, and from
+    Android 10 the colour space, which makes the reply's header version 2 (``bpp, colorSpace,
+    size, width, height`` and the channels' offsets and lengths) instead of version 1 (no
+    colour space); the pixels follow as they are. It reads nothing from the client: the
+    byte AndroidViewClient and ddmlib send after the header goes nowhere, as on a device.
+    """
+    result = await adbd.run_shell("screencap", cancel=stream.cancel)
+    data = result.stdout
+    if result.exit_code != 0 or len(data) < 12:
+        return  # (screencap failed: adbd closes the stream without a header)
+    width, height, pixel_format = struct.unpack_from("<III", data)
+    size = width * height * 4
+    if pixel_format != 1:  # only RGBA_8888 is ever written here
+        return
+    if len(data) == 16 + size:
+        (colorspace,) = struct.unpack_from("<I", data, 12)
+        header = struct.pack("<14I", 2, 32, colorspace, size, width, height, *_RGBA_CHANNELS)
+    else:
+        header = struct.pack("<13I", 1, 32, size, width, height, *_RGBA_CHANNELS)
+    await stream.write(header, memoryview(data)[len(data) - size :])
 
 
 async def _reboot_service(adbd: Adbd, stream: Stream, arg: str) -> None:

@@ -1,14 +1,13 @@
 """The shell services: ``shell:`` (with or without shell protocol v2; interactive when empty) and ``exec:``.
 
 A command runs in a worker thread of the adbd (:meth:`Adbd.run_shell`); its output goes to
-the client as it is produced, the client's input is its stdin as it arrives, and a stream
-the host closes (the client went away) cancels it.
+the client as it is produced, the client's input is its stdin as it arrives, and a shell stream
+the host closes (the client went away) cancels it; an ``exec:`` stream's close ends its stdin.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import struct
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,14 +16,12 @@ from androidrl.virtual.adbd.daemon import Adbd, banner_value
 from androidrl.virtual.adbd.transport import Stream, StreamClosed
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.stdin import Stdin
+from androidrl.virtual.shell.syntax import incomplete
 
 SHELL_STDIN, SHELL_STDOUT, SHELL_STDERR, SHELL_EXIT, SHELL_CLOSE_STDIN = range(5)
 
 
 _SHELL_HEADER = struct.Struct("<BI")
-
-
-_EXIT_LINE = re.compile(rb"\s*exit(?:\s+(\d+))?\s*;?\s*")
 
 
 async def exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
@@ -35,10 +32,25 @@ async def exec_service(adbd: Adbd, stream: Stream, arg: str) -> None:
     """
     stdin = Stdin()
     feeder = asyncio.create_task(_feed(stdin, _raw_input(stream)))
+    # The host closing the stream is the end of the command's stdin, not of the command: `exec-in`
+    # closes right after its input (as the real adb does), and `cat > f` must still write `f`.
+    # Output to a closed stream stops the command, as SIGPIPE stops it on a device.
+    broken_pipe = threading.Event()
+
+    async def emit(chunks: list[tuple[int, bytes]]) -> None:
+        try:
+            if not stream.closed:
+                await stream.write(*(data for _, data in chunks))
+                return
+        except StreamClosed:
+            pass
+        broken_pipe.set()
+
+    job = asyncio.ensure_future(_run_streaming(adbd, arg, stdin, broken_pipe, emit))
     try:
-        await _run_streaming(adbd, arg, stdin, stream.cancel, lambda chunks: stream.write(*(d for _, d in chunks)))
-    finally:
-        feeder.cancel()
+        await asyncio.shield(job)
+    finally:  # (when the host closed the stream the feeder first hands on what came, then closes stdin)
+        job.add_done_callback(lambda _: feeder.cancel())
 
 
 async def _raw_input(stream: Stream) -> AsyncIterator[bytes]:
@@ -194,35 +206,49 @@ async def shell_service(adbd: Adbd, options: list[str], command: str, stream: St
 async def _interactive_shell(adbd: Adbd, channel: _ShellChannel) -> int:
     """Run stdin line by line as it arrives; return the exit status of the session.
 
-    The lines run in one shell, as in a terminal (``cd`` and variables carry over); a line
-    that is just ``exit [N]`` ends the session, as does the end of stdin.
+    The lines run in one shell, as in a terminal (``cd``, variables and functions carry over);
+    a command that is not finished at the end of a line (an open ``if``, quote or
+    here-document) takes the next lines too, after mksh's ``PS2`` prompt. ``exit`` ends the
+    session, as does the end of stdin; the jobs still running then stop.
     """
     device = banner_value(adbd.phone.getprop("ro.product.device"))
-    reader, status = _LineReader(channel.pty), 0
+    reader, status, pending = _LineReader(channel.pty), 0, b""
     session = adbd.phone.open_shell(channel.stream.cancel)
+    session.interactive = True
 
     def prompt() -> bytes:
         if not channel.pty:
             return b""
+        if pending:
+            return b"> "  # mksh's PS2
         return f"{device}:{session.cwd} $ ".encode()  # mksh's PS1 on Android: ${HOSTNAME}:${PWD} $
 
-    async def run(line: bytes) -> int:
-        command = line.decode("utf-8", "replace")
+    async def run(text: bytes) -> int:
+        command = text.decode("utf-8", "replace")
         return await _run_streaming(adbd, command, b"", channel.stream.cancel, channel.emit_chunks, session)
 
-    await channel.emit(prompt())
-    async for data in channel.stdin():
-        echo, lines = reader.feed(data)
-        await channel.emit(echo)
-        for line in lines:
-            if line is None:
-                return status
-            exit_request = _EXIT_LINE.fullmatch(line)
-            if exit_request:
-                return int(exit_request[1]) & 0xFF if exit_request[1] else status
-            if line.strip():
-                status = await run(line)
-            await channel.emit(prompt())
-    if reader.line.strip():  # a last line without a newline still runs, as in sh
-        status = await run(bytes(reader.line))
-    return status
+    try:
+        await channel.emit(prompt())
+        async for data in channel.stdin():
+            echo, lines = reader.feed(data)
+            await channel.emit(echo)
+            for line in lines:
+                if line is None:
+                    return status
+                text = pending + line
+                if text.strip() and incomplete(text.decode("utf-8", "replace")):
+                    pending = text + b"\n"
+                elif text.strip():
+                    pending = b""
+                    status = await run(text)
+                    if session.exited:
+                        return status
+                else:
+                    pending = b""
+                await channel.emit(prompt())
+        if (pending + reader.line).strip():  # a last line without a newline still runs, as in sh
+            status = await run(pending + bytes(reader.line))
+        return status
+    finally:
+        if session.jobs.jobs or session.exit_trap is not None:  # (they may take a moment: not on the event loop)
+            await asyncio.get_running_loop().run_in_executor(None, session.finish)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
+import io
+import os
 import posixpath
 import struct
 from collections.abc import Awaitable, Callable
@@ -138,28 +141,53 @@ class _SyncSession:
         await self.stream.write(*packets)
 
     async def _send(self, spec: str) -> None:
-        path, comma, _mode = spec.rpartition(",")
-        data = await self._receive_file()
+        """SEND ``path,mode``: the DATA chunks up to DONE become the file, as adbd's ``send_impl`` writes it.
+
+        A regular file in the way is removed first; a file that does not fit in the phone's
+        storage fails with "write failed: No space left on device" and is removed, the rest of
+        its data read and dropped (AOSP ``daemon/file_sync_service.cpp``, ``handle_send_file``). The
+        file gets the host file's mode (its ``fchmod``), where the file system keeps modes.
+        """
+        path, comma, mode = spec.rpartition(",")
         fs = self.phone.fs
+        failure = None
         try:
             with self.phone.lock:
                 target = fs.normalize(path if comma else spec)
                 fs.mkdir(posixpath.dirname(target), parents=True)  # the fixed_push_mkdir feature
-                fs.write(target, data)
+                if fs.exists(target) and not fs.is_dir(target):
+                    fs.remove(target)
+                fs.write(target, b"")  # open(O_CREAT): created before the data comes
         except OSError as exc:
-            raise _SyncFailure(f"couldn't create file: {exc.strerror}") from exc
-        await self.stream.write(_SYNC_HEADER.pack(b"OKAY", 0))
-
-    async def _receive_file(self) -> bytes:
-        """The DATA chunks of a SEND, up to its DONE (whose argument, the mtime, is ignored)."""
-        chunks = []
+            failure = f"couldn't create file: {exc.strerror}"
+        received = io.BytesIO()  # (grown in place, and handed over without a copy)
         while True:
             request, length = _SYNC_HEADER.unpack(await self.stream.read_exactly(_SYNC_HEADER.size))
             if request == b"DONE":
-                return b"".join(chunks)
+                break
             if request != b"DATA" or length > SYNC_DATA_MAX:
-                raise _SyncFailure(f"invalid data message {request!r} of {length} bytes")
-            chunks.append(await self.stream.read_exactly(length))
+                failure = failure or f"invalid data message {request!r} of {length} bytes"
+                break
+            data = await self.stream.read_exactly(length)
+            if failure is None:
+                if received.tell() + length > fs.free_bytes():  # the write(2) that runs out of space
+                    failure, received = f"write failed: {os.strerror(errno.ENOSPC)}", io.BytesIO()
+                else:
+                    received.write(data)
+        if failure is None:
+            try:
+                with self.phone.lock:
+                    fs.write(target, received.getvalue())
+                    if comma and mode.isdigit():
+                        fs.chmod(target, int(mode) & 0o777)
+            except OSError as exc:  # (another push took the space meanwhile)
+                failure = f"write failed: {exc.strerror}"
+        if failure is not None:
+            if not failure.startswith("couldn't create"):
+                with self.phone.lock, contextlib.suppress(OSError):
+                    fs.remove(target)
+            raise _SyncFailure(failure)
+        await self.stream.write(_SYNC_HEADER.pack(b"OKAY", 0))
 
 
 def _stat_v2_fields(st: FileStat | None) -> tuple[int, ...]:

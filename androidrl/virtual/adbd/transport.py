@@ -17,8 +17,9 @@ from collections.abc import Awaitable, Callable
 
 import numpy as np
 
-from androidrl.virtual.adbd.auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator
+from androidrl.virtual.adbd.auth import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, Authenticator, PublicKey
 from androidrl.virtual.adbd.daemon import Adbd
+from androidrl.virtual.adbd.keys import shown
 from androidrl.virtual.system.power import PhoneOfflineError
 
 logger = logging.getLogger(__name__)
@@ -52,6 +53,14 @@ A_VERSION = 0x01000001  # ours; a connection speaks min(host's, ours)
 
 
 MAX_PAYLOAD = 1024 * 1024  # adb 29's own maximum; bigger packets make the host drop the device
+
+
+# Before the handshake is done a packet is a CNXN banner, a signature or a public key, each a few
+# hundred bytes: a bigger one is refused, so a host that never signs in cannot make us hold 1 MiB.
+MAX_HANDSHAKE_PAYLOAD = 64 * 1024
+
+
+APPROVAL_POLL_SECONDS = 0.25  # how often a host waiting for its key to be allowed checks the keys directory
 
 
 _JOIN_BELOW = 256 * 1024  # payload parts smaller than this are joined into one write (64 KB pull chunks too)
@@ -200,11 +209,19 @@ class Connection:
         self._next_id = 1
         self._connected = False
         self._closed = False
-        self._auth = Authenticator(adbd.auth_keys) if adbd.auth_keys else None
+        self._auth = Authenticator(adbd.auth) if adbd.auth is not None else None
+        self._next_token: asyncio.TimerHandle | None = None
+        self._approval: asyncio.Task[None] | None = None
+        self._offered = False  # (a host's public key is considered once per connection)
         self._host_max_payload = MAX_PAYLOAD
         self.label = "host"  # the transport's name in `adb reverse --list`
         # Until the host's CNXN says otherwise, the oldest version: checksums on (as AOSP's transport starts)
         self.version = A_VERSION_MIN
+
+    @property
+    def online(self) -> bool:
+        """Whether the handshake is done (authenticated, on a secure phone): the host may open streams."""
+        return self._connected
 
     async def run(self) -> None:
         """Read and dispatch packets until the connection ends."""
@@ -213,8 +230,9 @@ class Connection:
                 command, arg0, arg1, length, _checksum, magic = _HEADER.unpack(await self._reader.readexactly(24))
                 if magic != command ^ 0xFFFFFFFF:
                     raise ValueError(f"bad packet magic {magic:#010x} for command {command:#010x}")
-                if length > MAX_PAYLOAD:
-                    raise ValueError(f"packet payload of {length} bytes exceeds {MAX_PAYLOAD}")
+                limit = MAX_PAYLOAD if self._connected else MAX_HANDSHAKE_PAYLOAD
+                if length > limit:
+                    raise ValueError(f"packet payload of {length} bytes exceeds {limit}")
                 data = await self._reader.readexactly(length) if length else b""
                 self._dispatch(command, arg0, arg1, data)
         except (asyncio.IncompleteReadError, ConnectionError):
@@ -229,6 +247,7 @@ class Connection:
         if self._closed:
             return
         self._closed = True
+        self._stop_auth()
         self._close_streams()
         self._writer.transport.abort()
 
@@ -309,7 +328,8 @@ class Connection:
         self._host_max_payload = host_max_payload
         self.version = max(A_VERSION_MIN, min(host_version, A_VERSION))
         if self._auth is not None:  # a secure phone: prove who you are first
-            self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+            self._stop_auth()
+            self._send_token()
             return
         self._accept()
 
@@ -318,17 +338,95 @@ class Connection:
         self._connected = True
         self.send(A_CNXN, A_VERSION, self.max_payload, self.adbd.banner().encode())
 
+    def _send_token(self) -> None:
+        self._next_token = None
+        if not self._closed and not self._connected:
+            self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
+
+    def _stop_auth(self) -> None:
+        """Forget a token due later and a wait for approval."""
+        if self._next_token is not None:
+            self._next_token.cancel()
+            self._next_token = None
+        if self._approval is not None:
+            self._approval.cancel()
+            self._approval = None
+
     def _on_auth(self, kind: int, data: bytes) -> None:
         if kind == AUTH_SIGNATURE:
             if self._auth.accepts_signature(data):
+                self._stop_auth()
                 self._accept()
-            else:  # the host tries its next key, then offers its public key
-                self.send(A_AUTH, AUTH_TOKEN, 0, self._auth.new_token())
-        elif kind == AUTH_RSAPUBLICKEY:
-            if self._auth.accepts_key(data):
-                self._accept()
-            else:  # no user here to say yes: the host stays "unauthorized"
-                logger.warning("adbd %s: refused a host key not in the trusted list", self.adbd.serial)
+            elif self._next_token is None:  # the host tries its next key, then offers its public key
+                delay = self._auth.retry_delay()
+                self._next_token = asyncio.get_running_loop().call_later(delay, self._send_token)
+        elif kind == AUTH_RSAPUBLICKEY and not self._offered:
+            self._offered = True
+            self._on_public_key(data)
+
+    def _on_public_key(self, data: bytes) -> None:
+        """The host has no key we trust and offers its public key: never a way in by itself."""
+        serial = self.adbd.serial
+        try:
+            key = PublicKey.parse(data)
+        except ValueError as err:
+            logger.warning("adbd %s: refused a host's offered key: %s", serial, err)
+            return
+        who = f"host {shown(key.comment) or '(no name)'} (key {key.fingerprint})"
+        trust = self.adbd.auth
+        if trust.trusts(key):  # a host holding this key would have signed with it
+            logger.warning(
+                "adbd %s: refused %s: it offers a trusted key without signing with it, so it does not hold "
+                "the private key; it stays unauthorized",
+                serial,
+                who,
+            )
+            return
+        if trust.keys_dir is None:
+            logger.warning(
+                "adbd %s: refused %s: not a trusted key; it stays unauthorized (add its adbkey.pub to --auth, "
+                "or serve with --auth-prompt to allow new keys with `androidrl virtual-keys`)",
+                serial,
+                who,
+            )
+            return
+        try:
+            filed = trust.keys_dir.request(key)
+        except OSError as err:
+            logger.warning("adbd %s: cannot file the request of %s: %s", serial, who, err)
+            return
+        if not filed:
+            logger.warning("adbd %s: refused %s: too many requests are waiting in %s", serial, who, trust.keys_dir.path)
+            return
+        logger.warning(
+            "adbd %s: %s asks to connect; allow it with `androidrl virtual-keys --keys-dir %s --allow %s` "
+            "(or refuse it with --deny)",
+            serial,
+            who,
+            trust.keys_dir.path,
+            key.fingerprint,
+        )
+        if self._approval is None:
+            self._approval = asyncio.create_task(self._await_approval(key))
+
+    async def _await_approval(self, key: PublicKey) -> None:
+        """Once the user allows ``key``, ask the host to sign a fresh token: it gets in if it holds the key."""
+        trust = self.adbd.auth
+        while not self._closed and not self._connected:
+            await asyncio.sleep(APPROVAL_POLL_SECONDS)
+            if trust.trusts(key):
+                logger.info(
+                    "adbd %s: key %s allowed; asking the host to sign with it", self.adbd.serial, key.fingerprint
+                )
+                self._approval = None
+                self._send_token()
+                return
+            if not trust.keys_dir.is_requested(key):
+                logger.warning(
+                    "adbd %s: key %s was denied; the host stays unauthorized", self.adbd.serial, key.fingerprint
+                )
+                self._approval = None
+                return
 
     def _on_open(self, remote_id: int, data: bytes) -> None:
         name = (data[:-1] if data.endswith(b"\0") else data).decode("utf-8", "replace")

@@ -1,42 +1,56 @@
-"""The virtual phone's ``/system/bin/sh``: enough of the POSIX shell language for adb clients.
+"""The virtual phone's ``/system/bin/sh``: mksh's language, run on the phone's commands (mksh's ``exec.c``).
 
-Supported: single and double quotes, backslash escapes, ``;`` ``&&`` ``||`` ``&`` and
-newlines between commands, pipes, redirections (``>``, ``>>``, ``<``, ``2>``, ``2>&1``,
-``>&2``), ``$?``, ``$VAR``/``${VAR}``, variable assignment, command substitution with
-``$(...)`` and backticks, word splitting of unquoted expansions, ``*``/``?`` globs and
-comments. Quoting works exactly as in a real shell: a client that quotes typed text
-correctly gets it literally, and one that does not gets a shell that really runs what
-the text says — on the virtual phone only, so tests can see it.
+A program is parsed by :mod:`~androidrl.virtual.shell.syntax` (cached: the same line is not
+parsed twice) and run by :mod:`~androidrl.virtual.shell.execution`: lists, ``&&``/``||``,
+pipelines, ``if``/``while``/``until``/``for``/``case``, functions with ``local``, ``( )`` and
+``{ }``, ``(( ))`` and ``[[ ]]``, redirections, ``&`` jobs (:mod:`~.jobs`),
+``set -e``/``-u``/``-x``/``-f``/``-o pipefail``. Words are expanded by
+:mod:`~androidrl.virtual.shell.expansion`. This module holds the shell's state and what its
+commands use of it. What the shell cannot run fails with mksh's message
+(``/system/bin/sh: foo: inaccessible or not found``, 127). Quoting works exactly as in a real
+shell: a client that quotes typed text correctly gets it literally, and one that does not gets
+a shell that really runs what the text says — on the virtual phone only, so tests can see it.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import posixpath
+import contextlib
+import random
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from androidrl.virtual.shell import patterns
+from androidrl.virtual.shell.arithmetic import Evaluator
+from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
+from androidrl.virtual.shell.execution import Command, Execution, is_builtin
+from androidrl.virtual.shell.jobs import Job, Jobs
 from androidrl.virtual.shell.stdin import Stdin
-from androidrl.virtual.shell.syntax import (
-    REDIRECT,
-    ShellSyntaxError,
-    backtick_body,
-    paren_body,
-    read_plain,
-    split_lists,
-    split_pipes,
-)
-from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.shell.streams import CLOSED, NO_INPUT, Sink, Streams
+from androidrl.virtual.shell.syntax import RESERVED, ShellSyntaxError, parse
+from androidrl.virtual.shell.tree import FunctionDef, Node
 
-MAX_SUBSTITUTION_DEPTH = 16
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+__all__ = ["Command", "Shell", "ShellExit", "ShellResult", "ShellSyntaxError", "is_builtin"]
+
+#: The environment adbd's shell starts with.
+ENVIRONMENT = {
+    "HOME": "/",
+    "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
+    "EXTERNAL_STORAGE": "/sdcard",
+    "ANDROID_DATA": "/data",
+    "ANDROID_ROOT": "/system",
+    "SHELL": "/system/bin/sh",
+    "USER": "shell",
+    "HOSTNAME": "localhost",
+    "TMPDIR": "/data/local/tmp",
+    "PWD": "/",
+}
+#: The cancel event of a shell nobody can interrupt: never set.
+_NEVER = threading.Event()
 # A simple command with nothing to expand, quote, redirect or assign: its words are its fields.
 _PLAIN = re.compile(r"[ \t]*[A-Za-z0-9_./:@%,+-]+(?:[ \t]+[A-Za-z0-9_./:@%,=+-]+)*[ \t]*")
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
-_SPECIAL = set(" \t\n;&|<>'\"\\$`()")
 
 
 @dataclass
@@ -48,53 +62,27 @@ class ShellResult:
     exit_code: int = 0
 
 
-class ShellExit(Exception):
-    """``exit N`` was run."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-class _Sink:
-    """Where a shell's own stdout or stderr goes as it is produced: ``write(fd, data)``."""
-
-    def __init__(self, fd: int, write: Callable[[int, bytes], None]) -> None:
-        self.fd, self.write = fd, write
-
-    def append(self, data: bytes) -> None:
-        if data:
-            self.write(self.fd, data)
-
-
-# A command: (shell, argv, stdin) -> (stdout, stderr, exit code); stdin is bytes, or a
-# client's Stdin for the first command of a line (read it with Shell.read_stdin).
-Command = Callable[["Shell", list[str], "bytes | Stdin"], tuple[bytes, bytes, int]]
-
-
-@dataclass
-class _Word:
-    """A word being built: parts of (text, splittable, globbable)."""
-
-    parts: list[tuple[str, bool, bool]]
-
-
-class Shell:
-    """One shell invocation (``sh -c LINE``) on a phone: its own cwd, variables and ``$?``.
+class Shell(Execution):
+    """One shell process on a phone (``sh -c LINE``, an ``adb shell`` session, a script, a subshell or a job).
 
     Args:
         phone: The phone the commands act on.
-        commands: Command name -> implementation (the shell language knows none itself).
-        cancel: Set it to interrupt a running command.
+        commands: Command name -> implementation (the registry: builtins and ``/system/bin``).
+        cancel: Set it to interrupt what runs (a client gone, a signal to a job).
         deadline: ``time.monotonic()`` after which waiting commands give up.
-        depth: How deep in command substitutions this shell runs.
+        depth: How deep in subshells and command substitutions this shell runs.
         sink: ``sink(fd, data)`` receives the shell's output as it is produced, stdout (1)
             and stderr (2) in the order written; without one, :meth:`run` collects it.
+
+    Attributes:
+        name: ``$0``, and the prefix of mksh's messages (``/system/bin/sh: ...``).
+        script: The file being run (``sh FILE``): messages then say ``FILE[line]: ...``.
+        io: The input and output descriptors of what runs now.
     """
 
     def __init__(
         self,
-        phone: PhoneCore,
+        phone,
         commands: dict[str, Command],
         cancel: threading.Event | None = None,
         deadline: float | None = None,
@@ -102,60 +90,209 @@ class Shell:
         sink: Callable[[int, bytes], None] | None = None,
     ) -> None:
         self.phone = phone
-        self.sink = sink
-        self._live: Callable[[bytes], None] | None = None
         self.commands = commands
-        self.cancel = cancel or threading.Event()
+        self.cancel = cancel or _NEVER  # (nothing sets a shell's cancel but the one who gave it)
         self.deadline = deadline
         self.depth = depth
+        self.sink = sink
         self.cwd = "/"
         self.status = 0
-        self.variables: dict[str, str] = {
-            "HOME": "/",
-            "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
-            "EXTERNAL_STORAGE": "/sdcard",
-            "ANDROID_DATA": "/data",
-            "ANDROID_ROOT": "/system",
-            "SHELL": "/system/bin/sh",
-            "USER": "shell",
-            "HOSTNAME": "localhost",
-            "TMPDIR": "/data/local/tmp",
-        }
+        self.variables: dict[str, str] = dict(ENVIRONMENT)
+        self.exported: set[str] = set(ENVIRONMENT)
+        self.readonly: set[str] = set()
+        self.positional: list[str] = []
+        self.functions: dict[str, FunctionDef] = {}
+        self.options: set[str] = set()
+        self.name = "/system/bin/sh"
+        self.script: str | None = None
+        self.pid = phone.processes.shell_pid()
+        self.last_job: int | None = None
+        self._jobs: Jobs | None = None  # (made when the first job starts: most shells start none)
+        self.signal = 0  # the signal that stopped this shell (a job's), 0 while none did
+        self.line = 1
+        self.io = Streams(NO_INPUT, {1: CLOSED, 2: CLOSED})
+        self.frames: list[dict[str, str | None]] = []  # each function call's locals: their outer values
+        self.loops = 0
+        self.errexit_off = 0
+        self.substituted = False  # a command substitution ran in the current simple command
+        self.keep_io = False  # `exec` with redirections only: they stay
+        self.job: Job | None = None  # the background job this shell runs, if it is one
+        self.exit_trap: str | None = None  # `trap ACTION EXIT`
+        self.getopts_at = (1, 0)  # where `getopts` is: OPTIND, and the letter within that argument
+        self.interactive = False  # an `adb shell` session: errors end a line, not the shell
+        self.exited = False  # `exit` (or an error) ended the shell
+        self.live: Callable[[bytes], None] | None = None
+        self._random: random.Random | None = None
 
     # ------------------------------------------------------------------ running
 
-    def run(self, line: str, stdin: bytes | Stdin = b"") -> ShellResult:
-        """Run a whole command line: its output collected, or (with a sink) sent as produced.
+    def run(self, line: str, stdin: bytes | Stdin = b"", wait: bool = True) -> ShellResult:
+        """Run a whole program: its output collected, or (with a sink) sent as produced.
 
-        The shell keeps its working directory and variables from one line to the next.
+        The shell keeps its working directory, variables and functions from one program to the next.
+
+        Args:
+            line: The program text.
+            stdin: What its commands read (a client's :class:`Stdin`, or bytes).
+            wait: Wait for the background jobs it started before returning (a session's next line does not).
         """
         # Output is kept as a list of chunks: joining once at the end copies a big output
         # (a raw screenshot is 10 MB) once instead of at every stage.
-        out: list[bytes] | _Sink = _Sink(1, self.sink) if self.sink else []
-        err: list[bytes] | _Sink = _Sink(2, self.sink) if self.sink else []
+        out = Sink(1, self.sink) if self.sink else []
+        err = Sink(2, self.sink) if self.sink else []
+        self.io = Streams(
+            stdin if isinstance(stdin, Stdin) else Stdin.of(stdin) if stdin else NO_INPUT, {1: out, 2: err}
+        )
         try:
-            lists = split_lists(line)
-        except ShellSyntaxError as exc:
-            return ShellResult(b"", f"/system/bin/sh: syntax error: {exc}\n".encode(), 2)
-        try:
-            for pipeline, connector_before in lists:
-                if self.interrupted:
-                    self.status = 130  # killed, like a shell whose client went away
-                    break
-                if connector_before == "&&" and self.status != 0:
-                    continue
-                if connector_before == "||" and self.status == 0:
-                    continue
-                self.status = self._run_pipeline(pipeline, stdin, out, err)
-                stdin = b""
+            status = self.run_program(line)
         except ShellExit as stop:
-            self.status = stop.code
-        except ShellSyntaxError as exc:
-            err.append(f"/system/bin/sh: syntax error: {exc}\n".encode())
-            self.status = 2
+            status, self.exited = stop.code & 0xFF, True
+        self.status = status
+        if wait:
+            self.finish()
+            self.status = status
         if self.sink:
             return ShellResult(b"", b"", self.status)
         return ShellResult(b"".join(out), b"".join(err), self.status)
+
+    def run_program(self, src: str) -> int:
+        """Parse and run ``src`` in this shell, one complete command at a time; its status.
+
+        Raises:
+            ShellExit: ``exit``, ``set -e``, or an error that ends a non-interactive shell (in an
+                interactive one, an error ends only the line).
+        """
+        if not self.options and _PLAIN.fullmatch(src):  # most lines an agent sends (`input tap 12 34`): plain words
+            argv = src.split()
+            if argv[0] not in RESERVED and argv[0] not in self.functions:
+                self.status = self.run_argv(argv)
+                return self.status
+        commands, error = parse(src)
+        try:
+            for command in commands:
+                self.execute(command)
+        except ShellError as failure:
+            self.error(failure.message)
+            return self._fail(failure.status)
+        except RecursionError:
+            self.error("too deeply nested")
+            return self._fail(1)
+        except (FunctionReturn, LoopControl) as stray:  # `return` outside a function ends a script, as mksh
+            return stray.status if isinstance(stray, FunctionReturn) else self.status
+        if error is not None:
+            self.error(error.message, error.line)
+            return self._fail(1)
+        return self.status
+
+    def _fail(self, status: int) -> int:
+        """After an error (mksh's ``unwind(LERROR)``): a non-interactive shell ends, an interactive one goes on."""
+        self.status = status
+        if not self.interactive:
+            raise ShellExit(status)
+        return status
+
+    def finish(self) -> None:
+        """End this shell: run its ``EXIT`` trap, then wait for its jobs (or stop them if it was interrupted).
+
+        adbd waits for the output of a command's jobs before it reports the command's end.
+        """
+        if self.exit_trap is not None:
+            action, self.exit_trap = self.exit_trap, None
+            with contextlib.suppress(ShellExit):
+                self.run_program(action)
+        if self._jobs is not None:
+            if self._jobs.running() and not self.interrupted:
+                self._jobs.wait(None, lambda: self.interrupted)
+            self._jobs.stop_all()
+
+    @property
+    def jobs(self) -> Jobs:
+        """The background jobs this shell started."""
+        if self._jobs is None:
+            self._jobs = Jobs()
+        return self._jobs
+
+    def error(self, message: str, line: int | None = None) -> None:
+        """Print ``message`` with mksh's prefix: ``/system/bin/sh: `` (``FILE[line]: `` in a script)."""
+        self.io.err.append(f"{self.prefix(line)}{message}\n".encode())
+
+    def prefix(self, line: int | None = None) -> str:
+        """The start of an error line (mksh's ``error_prefix``): the shell's name, or the script and line."""
+        if self.script is None:
+            return f"{self.name}: "
+        shown = "" if self.script == self.name else f"{self.name}: "
+        return f"{shown}{self.script}[{self.line if line is None else line}]: "
+
+    def execute(self, node: Node) -> int:
+        """Run one node of a parsed program; its exit status (also in :attr:`status`)."""
+        status = self._dispatch[type(node)](self, node)
+        self.status = status
+        return status
+
+    def run_nodes(self, nodes: tuple[Node, ...]) -> int:
+        for node in nodes:
+            self.execute(node)
+        return self.status
+
+    # ------------------------------------------------------------------ variables
+
+    def lookup(self, name: str) -> str | None:
+        """A variable's or special parameter's value; None when unset."""
+        value = self.variables.get(name)
+        if value is not None:
+            return value
+        if name.isdigit():
+            index = int(name)
+            if index == 0:
+                return self.name
+            return self.positional[index - 1] if index <= len(self.positional) else None
+        special = _SPECIAL_PARAMETERS.get(name)
+        return special(self) if special else None
+
+    def flags(self) -> set[str]:
+        """The option letters ``$-`` shows.
+
+        The options set, ``h`` (trackall, on in a non-interactive mksh), ``c`` for a shell running
+        a command string (adbd's ``sh -c``), ``i`` for an interactive one.
+        """
+        shown = {o for o in self.options if len(o) == 1}
+        shown |= {"i"} if self.interactive else {"h", "c"} if self.script is None else {"h"}
+        return shown
+
+    @property
+    def random(self) -> random.Random:
+        """``$RANDOM``'s generator (seeded by the shell's pid: a replay sees the same numbers)."""
+        if self._random is None:
+            self._random = random.Random(self.pid)
+        return self._random
+
+    def assign(self, name: str, value: str) -> None:
+        """Set a variable (``name=value``)."""
+        if name in self.readonly:
+            raise ShellError(f"{name}: is read only")
+        self.variables[name] = value
+
+    def make_local(self, name: str) -> None:
+        """``local name``: its value is restored when the function returns."""
+        if self.frames and name not in self.frames[-1]:
+            self.frames[-1][name] = self.variables.get(name)
+
+    def arithmetic(self, expression: str) -> int:
+        """The value of an arithmetic expression (mksh: 32-bit)."""
+        return Evaluator(self.lookup, self.assign).evaluate(expression)
+
+    def glob(self, pattern: str) -> list[str]:
+        """The paths matching ``pattern`` on the phone, sorted."""
+        fs = self.phone.fs
+        return patterns.glob(
+            pattern,
+            self.cwd,
+            lambda p: fs.exists(fs.normalize(p)),
+            lambda p: fs.is_dir(fs.normalize(p)),
+            lambda p: fs.listdir(fs.normalize(p)),
+        )
+
+    # ------------------------------------------------------------------ for commands
 
     def stream(self, data: bytes) -> bool:
         """For a command that runs until stopped (``logcat``): send ``data`` to the client now.
@@ -164,92 +301,10 @@ class Shell:
             False when the command's output cannot go out live (collected, piped or redirected):
             then the command returns its output as usual.
         """
-        if self._live is None:
+        if self.live is None:
             return False
-        self._live(data)
+        self.live(data)
         return True
-
-    def _run_pipeline(self, pipeline: str, stdin: bytes | Stdin, out: list[bytes], err: list[bytes]) -> int:
-        stages = split_pipes(pipeline)
-        data, status = stdin, 0
-        for i, stage in enumerate(stages):
-            if i == len(stages) - 1:
-                return self._run_simple(stage, data, out, err)
-            stage_out: list[bytes] = []
-            status = self._run_simple(stage, data, stage_out, err)
-            data = b"".join(stage_out)
-        return status
-
-    def _run_simple(self, text: str, stdin: bytes | Stdin, out: list[bytes], err: list[bytes]) -> int:
-        # Most lines an agent sends (`input tap 12 34`) have nothing to expand: split them as they are.
-        argv, redirects = (text.split(), []) if _PLAIN.fullmatch(text) else self.expand(text)
-        while argv and _ASSIGNMENT.fullmatch(argv[0]):
-            name, value = _ASSIGNMENT.fullmatch(argv[0]).groups()
-            self.variables[name] = value
-            argv = argv[1:]
-        stdout_to, stderr_to = None, None
-        stderr_to_stdout = stdout_to_stderr = False
-        for fd, op, target in redirects:
-            if op == "<":
-                try:
-                    stdin = self.phone.fs.read(self.path(target))
-                except OSError as exc:
-                    err.append(f"/system/bin/sh: can't open '{target}': {exc.strerror}\n".encode())
-                    return 1
-            elif op == ">&":
-                stderr_to_stdout = stderr_to_stdout or (fd == 2 and target == "1")
-                stdout_to_stderr = stdout_to_stderr or (fd == 1 and target == "2")
-            elif fd == 1:
-                stdout_to = (target, op == ">>")
-            elif fd == 2:
-                stderr_to = (target, op == ">>")
-        replaces = argv[:1] == ["exec"]  # `exec CMD`: the command replaces the shell; the line ends with it
-        if replaces:
-            argv = argv[1:]
-        if not argv:
-            return self.status if not redirects else 0
-        name = argv[0]
-        if name.startswith(("/system/bin/", "/system/xbin/", "/vendor/bin/")):
-            name = posixpath.basename(name)
-        command = self.commands.get(name)
-        if command is None:
-            stdout, stderr, code = b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127
-        else:
-            live = isinstance(out, _Sink) and stdout_to is None and not stdout_to_stderr
-            self._live = out.append if live else None
-            try:
-                stdout, stderr, code = command(self, argv, stdin)
-            finally:
-                self._live = None
-        if stderr_to_stdout and stderr_to is None:
-            stdout, stderr = stdout + stderr, b""
-        elif stdout_to_stderr and stdout_to is None:
-            stdout, stderr = b"", stderr + stdout
-        for stream, dest in ((stdout, stdout_to), (stderr, stderr_to)):
-            if dest is not None:
-                target, append = dest
-                try:
-                    self.phone.fs.write(self.path(target), stream, append=append)
-                except OSError as exc:
-                    err.append(f"/system/bin/sh: can't create {target}: {exc.strerror}\n".encode())
-                    return 1
-        if stdout_to is None and stdout:
-            out.append(stdout)
-        if stderr_to is None and stderr:
-            err.append(stderr)
-        if replaces:
-            raise ShellExit(code)
-        return code
-
-    def substitute(self, command: str) -> str:
-        """Output of ``$(command)``, trailing newlines removed."""
-        if self.depth >= MAX_SUBSTITUTION_DEPTH:
-            raise ShellSyntaxError("command substitution nested too deeply")
-        inner = Shell(self.phone, self.commands, self.cancel, self.deadline, self.depth + 1)
-        inner.cwd, inner.variables = self.cwd, dict(self.variables)
-        result = inner.run(command)
-        self.status = result.exit_code
-        return result.stdout.decode("utf-8", "replace").rstrip("\n")
 
     def read_stdin(self, stdin: bytes | Stdin) -> bytes:
         """A command's input as bytes (waiting for a client's :class:`Stdin` to close)."""
@@ -273,10 +328,21 @@ class Shell:
                 break
         return bytes(came)
 
+    def read_line(self, stdin: bytes | Stdin) -> bytes:
+        """One line of the input, leaving the rest for the next reader (``read``)."""
+        if isinstance(stdin, Stdin):
+            return stdin.read_line(lambda: self.interrupted)
+        return stdin.split(b"\n", 1)[0] + (b"\n" if b"\n" in stdin else b"")
+
     @property
     def interrupted(self) -> bool:
         """Whether the command was cancelled or ran past its deadline."""
         return self.cancel.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline)
+
+    @property
+    def killed_status(self) -> int:
+        """The status of what a signal stopped: 128 + the signal (SIGINT when the client went away)."""
+        return 128 + (self.job.signal if self.job is not None and self.job.signal else 2)
 
     def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True if cancelled or the deadline passed first."""
@@ -289,178 +355,14 @@ class Shell:
         """``path`` made absolute against this shell's working directory."""
         return self.phone.fs.normalize(path, self.cwd)
 
-    # ------------------------------------------------------------------ expansion
 
-    def expand(self, text: str) -> tuple[list[str], list[tuple[int, str, str]]]:
-        """Words and redirections of one simple command, with every expansion done."""
-        words: list[_Word] = []
-        redirects: list[tuple[int, str, str]] = []
-        current: _Word | None = None
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c in " \t\n":
-                if current is not None:
-                    words.append(current)
-                    current = None
-                i += 1
-                continue
-            if c == "#" and current is None:
-                break
-            redirect = REDIRECT.match(text, i) if (current is None or c in "<>") else None
-            if redirect and (c in "<>" or current is None):
-                if current is not None:
-                    words.append(current)
-                    current = None
-                fd_text, op = redirect.group(1), redirect.group(2)
-                fd = int(fd_text) if fd_text else (0 if op == "<" else 1)
-                i = redirect.end()
-                if op in (">&", "<&"):
-                    target, i = read_plain(text, i)
-                    redirects.append((fd, ">&", target))
-                    continue
-                if op == "&>":
-                    target_word, i = self._read_word(text, i)
-                    target = "".join(p[0] for p in target_word.parts)
-                    redirects += [(1, ">", target), (2, ">&", "1")]
-                    continue
-                target_word, i = self._read_word(text, i)
-                redirects.append((fd, op, "".join(p[0] for p in target_word.parts)))
-                continue
-            if current is None:
-                current = _Word([])
-            i = self._read_part(text, i, current)
-        if current is not None:
-            words.append(current)
-        argv: list[str] = []
-        for word in words:
-            argv.extend(self._fields(word))
-        return argv, redirects
-
-    def _read_word(self, text: str, i: int) -> tuple[_Word, int]:
-        while i < len(text) and text[i] in " \t":
-            i += 1
-        word = _Word([])
-        while i < len(text) and text[i] not in " \t\n<>":
-            i = self._read_part(text, i, word)
-        if not word.parts:
-            raise ShellSyntaxError("redirection without a file name")
-        return word, i
-
-    def _read_part(self, text: str, i: int, word: _Word) -> int:
-        """Read one piece of a word at ``text[i]`` into ``word``; return the next index."""
-        c = text[i]
-        if c == "'":
-            end = text.find("'", i + 1)
-            if end < 0:
-                raise ShellSyntaxError("unterminated quoted string")
-            word.parts.append((text[i + 1 : end], False, False))
-            return end + 1
-        if c == '"':
-            value, end = self._double_quoted(text, i + 1)
-            word.parts.append((value, False, False))
-            return end
-        if c == "\\":
-            if i + 1 < len(text):
-                if text[i + 1] != "\n":
-                    word.parts.append((text[i + 1], False, False))
-                return i + 2
-            word.parts.append(("\\", False, False))
-            return i + 1
-        if c == "$":
-            value, end, expanded = self._dollar(text, i)
-            word.parts.append((value, expanded, False))
-            return end
-        if c == "`":
-            body, end = backtick_body(text, i)
-            word.parts.append((self.substitute(body), True, False))
-            return end
-        j = i
-        while j < len(text) and text[j] not in _SPECIAL:
-            j += 1
-        if j == i:  # a lone operator character inside a word, e.g. "(": keep it literal
-            j = i + 1
-        word.parts.append((text[i:j], False, True))
-        return j
-
-    def _double_quoted(self, text: str, i: int) -> tuple[str, int]:
-        out: list[str] = []
-        while i < len(text):
-            c = text[i]
-            if c == '"':
-                return "".join(out), i + 1
-            if c == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
-                if text[i + 1] != "\n":
-                    out.append(text[i + 1])
-                i += 2
-            elif c == "$":
-                value, i, _ = self._dollar(text, i)
-                out.append(value)
-            elif c == "`":
-                body, i = backtick_body(text, i)
-                out.append(self.substitute(body))
-            else:
-                out.append(c)
-                i += 1
-        raise ShellSyntaxError("unterminated quoted string")
-
-    def _dollar(self, text: str, i: int) -> tuple[str, int, bool]:
-        """Expand ``$...`` at ``text[i]``: (value, next index, whether anything was expanded)."""
-        nxt = text[i + 1] if i + 1 < len(text) else ""
-        if nxt == "(":
-            body, end = paren_body(text, i + 1)
-            return self.substitute(body), end, True
-        if nxt == "?":
-            return str(self.status), i + 2, True
-        if nxt == "$":
-            return "1234", i + 2, True
-        if nxt == "{":
-            end = text.find("}", i + 2)
-            if end < 0:
-                raise ShellSyntaxError("missing '}'")
-            return self.variables.get(text[i + 2 : end], ""), end + 1, True
-        match = _NAME.match(text, i + 1)
-        if match:
-            return self.variables.get(match.group(), ""), match.end(), True
-        return "$", i + 1, False
-
-    def _fields(self, word: _Word) -> list[str]:
-        """Split unquoted expansions on whitespace, then expand globs."""
-        fields: list[list[tuple[str, bool]]] = [[]]
-        quoted_or_literal = False
-        for text, splittable, globbable in word.parts:
-            if not splittable:
-                fields[-1].append((text, globbable))
-                quoted_or_literal = True
-                continue
-            pieces = re.split(r"[ \t\n]+", text)
-            for k, piece in enumerate(pieces):
-                if k:
-                    fields.append([])
-                if piece:
-                    fields[-1].append((piece, False))
-        result: list[str] = []
-        for field in fields:
-            if not field:
-                continue
-            value = "".join(t for t, _ in field)
-            if any(g and any(ch in t for ch in "*?[") for t, g in field):
-                result.extend(self._glob(field) or [value])
-            else:
-                result.append(value)
-        if not result and quoted_or_literal:
-            result.append("")
-        return result
-
-    def _glob(self, field: list[tuple[str, bool]]) -> list[str]:
-        pattern = "".join(t if g else re.sub(r"([*?\[])", r"[\1]", t) for t, g in field)
-        directory, name = posixpath.split(pattern)
-        absolute = self.path(directory or ".")
-        if any(ch in directory for ch in "*?[") or not self.phone.fs.is_dir(absolute):
-            return []
-        names = [
-            n
-            for n in self.phone.fs.listdir(absolute)
-            if fnmatch.fnmatchcase(n, name) and (name.startswith(".") or not n.startswith("."))
-        ]
-        return [posixpath.join(directory, n) if directory else n for n in sorted(names)]
+_SPECIAL_PARAMETERS: dict[str, Callable[[Shell], str | None]] = {
+    "?": lambda sh: str(sh.status),
+    "#": lambda sh: str(len(sh.positional)),
+    "$": lambda sh: str(sh.pid),
+    "!": lambda sh: str(sh.last_job) if sh.last_job is not None else None,
+    "-": lambda sh: "".join(c for c in "aeiklXmCnfbuprshUvxc" if c in sh.flags()),
+    "RANDOM": lambda sh: str(sh.random.randrange(32768)),
+    "LINENO": lambda sh: str(sh.line),
+    "PPID": lambda sh: "1",
+}

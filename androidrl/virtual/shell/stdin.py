@@ -21,9 +21,20 @@ class Stdin:
         self._closed = False
         self._arrived = threading.Condition()
 
+    @classmethod
+    def of(cls, data: bytes) -> Stdin:
+        """An input that holds ``data`` and ends after it (a pipe's or a file's, for the shell's own use)."""
+        stdin = cls()
+        if data:
+            stdin.feed(data)
+        stdin.close()
+        return stdin
+
     def feed(self, data: bytes) -> None:
-        """More input from the client."""
+        """More input from the client (dropped once closed: no command reads it any more)."""
         with self._arrived:
+            if self._closed:
+                return
             self._chunks.append(data)
             self._arrived.notify_all()
 
@@ -41,6 +52,25 @@ class Stdin:
             data = b"".join(self._chunks)
             self._chunks.clear()
             return data
+
+    def read_line(self, stopped: Callable[[], bool]) -> bytes:
+        """One line, its newline included; the rest stays for the next reader.
+
+        As ``read`` takes it byte by byte from a pipe. What is left, without a newline, once the
+        client closed it; ``b""`` at the end.
+        """
+        with self._arrived:
+            while True:
+                data = b"".join(self._chunks)
+                end = data.find(b"\n")
+                if end >= 0 or self._closed or stopped():
+                    line, rest = (data[: end + 1], data[end + 1 :]) if end >= 0 else (data, b"")
+                    self._chunks.clear()
+                    if rest:
+                        self._chunks.append(rest)
+                    return line
+                self._chunks = deque([data] if data else [])
+                self._arrived.wait(0.05)
 
     def read_all(self, stopped: Callable[[], bool]) -> bytes:
         """Everything, once the client closed it (or what came, if the command is stopped)."""

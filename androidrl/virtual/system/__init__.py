@@ -11,15 +11,18 @@ Rooms:
 * ``activity_manager``, ``processes``: tasks of activities, and the processes they run in.
 * ``packages``, ``apk``: installed packages (``pm``), and what an APK declares.
 * ``window/``: the window manager (the activity's window and the dialogs, popups, toasts and
-  keyboard over it: z-order, focus, BACK) and the display that composes them with the system
-  bars into frames, ``screencap`` bytes and the UI dump.
+  keyboard over it, SystemUI's bars and NotificationShade window above them: z-order, focus,
+  BACK), the display that composes them into frames, ``screencap`` bytes and the UI dump, and
+  the window policy that sees keys and touches first (PhoneWindowManager).
 * ``input/``: input dispatch to the windows, and the evdev hardware under it.
 * ``input_method``, ``clipboard``: the soft keyboard (LatinIME) and the clipboard.
-* ``power``: on, rebooting, off. ``settings_provider``, ``radios``, ``props``, ``logd``,
-  ``fs``: the ``settings`` tables, Wi-Fi/Bluetooth/airplane mode, system properties, the
-  log buffers and the file system.
+* ``power``: on, rebooting, off, and the screen's wakefulness; ``keyguard``: the lock screen.
+* ``notifications``: the posted notifications and the status bar's panel (the shade).
+* ``settings_provider``, ``radios``, ``props``, ``logd``, ``fs``: the ``settings`` tables,
+  Wi-Fi/Bluetooth/airplane mode, system properties, the log buffers and the file system.
+* ``content/``: the content providers of the installed packages (AOSP's contacts, call log,
+  SMS, calendar, alarms, MediaStore and settings providers among them) and the seeded content.
 
-New services get a module here (notifications, clipboard, alarms, keyguard beside
-``power``), or a folder when they have parts (content providers); what apps see of them goes
-into ``Context``.
+New services get a module here (alarms), or a folder when they have parts
+(as ``content/``); what apps see of them goes into ``Context``.
 """

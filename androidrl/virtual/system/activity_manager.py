@@ -1,4 +1,4 @@
-"""The activity manager: the stack of tasks, and starting, finishing and stopping activities."""
+"""The activity manager: the stack of tasks, starting, finishing and stopping activities, and lock task mode."""
 
 from __future__ import annotations
 
@@ -14,11 +14,26 @@ from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
 SHELL_UID = 2000  # who `am start` runs as
 
 
+class Task(list):
+    """A task: its activities, bottom first, and the id Android numbers it with (``taskId``)."""
+
+    def __init__(self, task_id: int, activities: list[Activity] | None = None) -> None:
+        super().__init__(activities or ())
+        self.task_id = task_id
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:  # a task is itself, not any list of the same activities
+        return self is other
+
+
 class ActivityManager:
     """Runs the installed apps' activities in tasks, as Android's ActivityTaskManager does.
 
     Each task is a list of activities, bottom first; the last task is in front. The state
-    is plain (lists of activity objects), so it can be copied.
+    is plain (lists of activity objects), so it can be copied. One task may be pinned
+    (lock task mode, ``am task lock``): then no other task comes to the front, HOME does
+    nothing and its last activity cannot finish (LockTaskController).
 
     Args:
         packages: The installed packages it starts activities of.
@@ -29,6 +44,7 @@ class ActivityManager:
         processes: The process table: an app's process starts with its first activity.
         log: The phone's log, where starts and stops are written as ActivityTaskManager writes them.
         sdk: The SDK level (the log's wording differs between releases).
+        content_type: The MIME type a ``content:`` URI's provider gives it (``resolveTypeIfNeeded``).
     """
 
     def __init__(
@@ -42,7 +58,9 @@ class ActivityManager:
         processes: Processes | None = None,
         log: LogBuffer | None = None,
         sdk: int = 34,
+        content_type: Callable[[str], str | None] | None = None,
     ) -> None:
+        self._content_type = content_type
         self.processes = processes or Processes()
         self.log = log or LogBuffer()
         self.sdk = sdk
@@ -51,18 +69,61 @@ class ActivityManager:
         self.context = context
         self._lock = lock
         self._on_change = on_change
-        self._tasks: list[list[Activity]] = []
+        self._tasks: list[Task] = []
+        self._next_task_id = 1
+        self._locked: Task | None = None  # the pinned task (lock task mode)
 
     @property
-    def tasks(self) -> list[list[Activity]]:
-        """The tasks, bottom first (what a snapshot keeps)."""
+    def tasks(self) -> list[Task]:
+        """The tasks, bottom first."""
         return self._tasks
 
-    def restore(self, tasks: list[list[Activity]]) -> None:
-        """Put back tasks a snapshot kept."""
+    def state(self) -> dict:
+        """What a snapshot keeps: the tasks, the next task id and the pinned task."""
+        return {"tasks": self._tasks, "next_task_id": self._next_task_id, "locked": self._locked}
+
+    def restore(self, state: dict) -> None:
+        """Put back what :meth:`state` gave (a copy of it)."""
         with self._lock:
-            self._tasks = tasks
+            self._tasks, self._next_task_id, self._locked = state["tasks"], state["next_task_id"], state["locked"]
             self._on_change()
+
+    # ------------------------------------------------------------------ lock task mode
+
+    @property
+    def locked_task(self) -> Task | None:
+        """The pinned task (lock task mode), or None."""
+        return self._locked
+
+    def start_lock_task(self, task_id: int) -> bool:
+        """Pin a task and bring it to the front (``am task lock ID``); False when no task has that id.
+
+        As ActivityTaskManagerService.startSystemLockTaskMode: an unknown id changes nothing.
+        """
+        with self._lock:
+            task = self.task(task_id)
+            if task is None:
+                return False
+            self._tasks.remove(task)
+            self._tasks.append(task)
+            self._locked = task
+            self._on_change()
+            return True
+
+    def stop_lock_task(self) -> None:
+        """Leave lock task mode (``am task lock stop``)."""
+        with self._lock:
+            self._locked = None
+            self._on_change()
+
+    def task(self, task_id: int) -> Task | None:
+        """The task with that id, or None."""
+        return next((t for t in self._tasks if t.task_id == task_id), None)
+
+    def _new_task(self, activity: Activity) -> Task:
+        task = Task(self._next_task_id, [activity])
+        self._next_task_id += 1
+        return task
 
     @property
     def top_activity(self) -> Activity:
@@ -87,12 +148,18 @@ class ActivityManager:
 
     def boot(self) -> None:
         """Reset running state as a boot does: no tasks but the home screen. Data survives."""
-        self._tasks = []
+        self._tasks, self._next_task_id, self._locked = [], 1, None
         self.processes.boot()
         self.go_home()
 
-    def go_home(self) -> None:
-        """Bring the home screen to the front, starting it if needed (HOME key, home intent)."""
+    def go_home(self) -> bool:
+        """Bring the home screen to the front, starting it if needed (HOME key, home intent).
+
+        Returns:
+            False when a pinned task keeps the front (lock task mode), as Android refuses it.
+        """
+        if self._locked is not None and self._locked in self._tasks:
+            return False
         package, cls = self.home
         for task in self._tasks:
             if task[0].app.package == package:
@@ -101,8 +168,9 @@ class ActivityManager:
                 break
         else:
             launcher = self.packages.apps[package]
-            self._tasks.append([self._create(launcher, cls, Intent(ACTION_MAIN))])
+            self._tasks.append(self._new_task(self._create(launcher, cls, Intent(ACTION_MAIN))))
         self._on_change()
+        return True
 
     def resolve(self, intent: Intent) -> tuple[App, str] | None:
         """The app and activity class an intent starts, or None (a disabled app starts nothing)."""
@@ -114,37 +182,41 @@ class ActivityManager:
             app = self.packages.get(intent.component[0])
             cls = intent.component[1]
             return (app, cls) if app is not None and cls in app.activities else None
-        if intent.package is not None:
-            app = self.packages.get(intent.package)
-            if app is None:
-                return None
-            cls = app.actions.get(intent.action or "") or (app.main if intent.action in (None, ACTION_MAIN) else None)
-            return (app, cls) if cls else None
+        mime = intent.type
+        if mime is None and intent.scheme == "content" and self._content_type is not None:
+            mime = self._content_type(intent.data or "")
+        best: tuple[int, App, str] | None = None
         for app in self.packages.installed():
-            if intent.action in app.actions:
-                return app, app.actions[intent.action]
-        return None
+            if (intent.package is not None and app.package != intent.package) or not self.packages.enabled(app):
+                continue
+            for found in app.intent_filters():
+                better = best is None or found.priority > best[0]  # (ties: the first; Android asks the user)
+                if better and found.activity in app.activities and found.matches(intent, mime):
+                    best = (found.priority, app, found.activity)
+        return (best[1], best[2]) if best else None
 
     def start_activity(self, intent: Intent) -> str:
         """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.
 
         Returns:
             ``"started"``, ``"brought-to-front"`` (the app's task was resumed as it was),
-            ``"home"``, or ``"not-found"`` when nothing resolves.
+            ``"home"``, ``"not-found"`` when nothing resolves, or ``"lock-task-violation"`` when
+            a pinned task keeps the front (ActivityManager.START_RETURN_LOCK_TASK_MODE_VIOLATION).
         """
         with self._lock:
             if CATEGORY_HOME in intent.categories and intent.component is None:
-                self.go_home()
-                return "home"
+                return "home" if self.go_home() else "lock-task-violation"
             target = self.resolve(intent)
             if target is None:
                 return "not-found"
             app, cls = target
+            task = next((t for t in self._tasks if t[0].app is app), None)
+            if self._locked is not None and task is not self._locked:
+                return "lock-task-violation"
             self._system_log("ActivityTaskManager", f"START u0 {{{intent.short()}}} from uid {SHELL_UID}")
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            task = next((t for t in self._tasks if t[0].app is app), None)
             if task is not None:
                 self._tasks.remove(task)
                 self._tasks.append(task)
@@ -153,15 +225,23 @@ class ActivityManager:
                     return "brought-to-front"
                 task.append(self._create(app, cls, intent))
             else:
-                self._tasks.append([self._create(app, cls, intent)])
+                self._tasks.append(self._new_task(self._create(app, cls, intent)))
             self._on_change()
             return "started"
 
-    def finish_activity(self, activity: Activity) -> None:
-        """Remove ``activity``; an emptied task goes, and the home screen is never left without a task."""
+    def finish_activity(self, activity: Activity) -> bool:
+        """Remove ``activity``; an emptied task goes, and the home screen is never left without a task.
+
+        Returns:
+            False when it is the last activity of the pinned task, which cannot finish
+            (LockTaskController.activityBlockedFromFinish).
+        """
         with self._lock:
+            locked = self._locked
+            if locked is not None and len(locked) == 1 and locked[0] is activity:
+                return False
             for task in self._tasks:
-                if activity in task:
+                if any(a is activity for a in task):
                     task.remove(activity)
                     if not task:
                         self._tasks.remove(task)
@@ -169,11 +249,14 @@ class ActivityManager:
             if not self._tasks:
                 self.go_home()
             self._on_change()
+            return True
 
     def force_stop(self, package: str) -> None:
         """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
         with self._lock:
             self._tasks = [t for t in self._tasks if t[0].app.package != package]
+            if self._locked is not None and self._locked not in self._tasks:
+                self._locked = None  # a pinned task that goes ends lock task mode
             if self.processes.kill(package) is not None:
                 uid = self.processes.uid(package)
                 message = f"Force stopping {package} appid={uid} user=0: from pid {SHELL_UID}"

@@ -1,8 +1,11 @@
-"""What ``pm install`` needs to know of an APK: is it one, and which package it declares.
+"""What ``pm install`` needs to know of an APK: is it one, which package it declares, how much it installs.
 
 An APK is a zip holding ``AndroidManifest.xml`` in Android's binary XML (AXML); the
 package name is the ``package`` attribute of its first element, ``<manifest>``. The chunk
 layout follows AOSP ``frameworks/base/libs/androidfw/include/androidfw/ResourceTypes.h``.
+
+Nothing is inflated beyond what the zip's directory declares, and the manifest only up to
+:data:`MAX_MANIFEST_BYTES`: a small zip that inflates to gigabytes (a zip bomb) costs no memory.
 """
 
 from __future__ import annotations
@@ -10,24 +13,63 @@ from __future__ import annotations
 import io
 import struct
 import zipfile
+from dataclasses import dataclass
 
 _RES_XML_TYPE = 0x0003
 _RES_STRING_POOL_TYPE = 0x0001
 _RES_XML_START_ELEMENT_TYPE = 0x0102
 _UTF8_FLAG = 1 << 8
+#: The largest manifest read (real ones are well under 1 MiB; AOSP inflates it whole into memory).
+MAX_MANIFEST_BYTES = 8 * 2**20
 
 
-def apk_package(data: bytes) -> str | None:
-    """The package an APK declares, or None if ``data`` is not an APK (or its manifest cannot be read)."""
+class ManifestTooLarge(ValueError):
+    """The APK's ``AndroidManifest.xml`` inflates to more than :data:`MAX_MANIFEST_BYTES`."""
+
+
+@dataclass(frozen=True)
+class Apk:
+    """What an install needs of an APK.
+
+    Attributes:
+        package: The package its manifest declares.
+        native_bytes: The inflated size of its native libraries (``lib/``), which an install
+            extracts onto ``/data``.
+    """
+
+    package: str
+    native_bytes: int
+
+    def installed_size(self, apk_bytes: int) -> int:
+        """Bytes the install takes on ``/data``: the APK and its extracted native libraries.
+
+        AOSP ``core/java/com/android/internal/content/InstallLocationUtils.java``
+        ``calculateInstalledSize``.
+        """
+        return apk_bytes + self.native_bytes
+
+
+def read_apk(data: bytes) -> Apk | None:
+    """The APK in ``data``, or None if it is not one (or its manifest cannot be read).
+
+    Raises:
+        ManifestTooLarge: Its manifest inflates to more than MAX_MANIFEST_BYTES.
+    """
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            manifest = archive.read("AndroidManifest.xml")
-    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError):
+            entry = archive.getinfo("AndroidManifest.xml")
+            if entry.file_size > MAX_MANIFEST_BYTES:  # (zipfile never inflates past the declared size)
+                raise ManifestTooLarge(f"AndroidManifest.xml inflates to {entry.file_size} bytes")
+            with archive.open(entry) as file:
+                manifest = file.read(MAX_MANIFEST_BYTES)
+            native = sum(info.file_size for info in archive.infolist() if info.filename.startswith("lib/"))
+    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, EOFError, NotImplementedError):
         return None
     try:
-        return _manifest_package(manifest)
+        package = _manifest_package(manifest)
     except (struct.error, IndexError, UnicodeDecodeError):
         return None
+    return Apk(package, native) if package else None
 
 
 def _manifest_package(axml: bytes) -> str | None:

@@ -14,10 +14,9 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
-import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,39 +24,31 @@ import numpy as np
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.clock import Clock
+from androidrl.virtual.system.content.seed import seed_content
+from androidrl.virtual.system.content.service import ContentService
 from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
-from androidrl.virtual.system.fs import VirtualFileSystem
+from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
+from androidrl.virtual.system.keyguard import Keyguard
 from androidrl.virtual.system.logd import LogBuffer
+from androidrl.virtual.system.notifications import NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
-from androidrl.virtual.system.power import Power
+from androidrl.virtual.system.power import Power, Wakefulness
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
+from androidrl.virtual.system.procfs import proc_files
 from androidrl.virtual.system.props import system_properties
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
+from androidrl.virtual.system.window.notification_shade import NotificationShade
+from androidrl.virtual.system.window.policy import WindowPolicy
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.system.window.window_manager import WindowManager
-
-#: A locale tag as ``persist.sys.locale`` holds it: a language, optionally with a region (``de``, ``de-DE``).
-LOCALE = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
-
-
-def check_configuration(font_scale: float, locale: str) -> None:
-    """Refuse a device configuration Android would not take.
-
-    Raises:
-        ValueError: A font scale outside 0.5-3.0, or a locale that is not ``language[-REGION]``.
-    """
-    if isinstance(font_scale, bool) or not isinstance(font_scale, (int, float)) or not 0.5 <= font_scale <= 3.0:
-        raise ValueError(f"font_scale: expected a number from 0.5 to 3.0 (Android offers 0.85-2.0), got {font_scale!r}")
-    if not isinstance(locale, str) or not LOCALE.fullmatch(locale):
-        raise ValueError(f"locale: expected a language tag such as en-US or de-DE, got {locale!r}")
-
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
 SNAPSHOT_BASE_BYTES = 1 << 20
@@ -106,6 +97,10 @@ class PhoneCore:
         boot_seconds: How long ``reboot`` keeps the phone offline.
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
         clock: The phone's clock (default: a realtime one from :data:`~androidrl.virtual.system.clock.DEFAULT_START`).
+        storage: Bytes its files may hold (``/data``, which ``/sdcard`` lives on; ``df`` shows it).
+        content: How many of each kind of seeded content the phone starts with (``{"contacts": 20,
+            "events": 10, "messages": 15, "calls": 10, "files": 8, "photos": 6, "alarms": 3}``), drawn
+            from ``seed`` (:mod:`androidrl.virtual.system.content.seed`).
 
     Attributes:
         lock: The re-entrant lock every part holds while it changes or reads shared state.
@@ -118,15 +113,21 @@ class PhoneCore:
         apps: Installed packages by name.
         packages: The package manager (install, uninstall, clear, permissions, enabled state).
         activities: The activity manager (task stack).
-        windows: The window manager (dialogs, popups, toasts and the keyboard over the activity).
+        windows: The window manager (the activity, its dialogs, popups, toasts, the keyboard, SystemUI's windows).
         ime: The soft keyboard (``dumpsys input_method``).
         clipboard: The clipboard.
         display: The screen: frames, ``screencap`` bytes, UI XML.
         input: Input dispatch (touches and keys, and what ``input`` injects).
         evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
         power: Online, rebooting or off.
+        wakefulness: Whether the screen is on (``input keyevent SLEEP|WAKEUP|POWER``).
+        keyguard: The lock screen (it shows when the screen goes off).
+        notifications: The posted notifications (``cmd notification``).
+        status_bar: Whether the notification shade is down (``cmd statusbar``).
+        policy: What keys and touches do before they reach a window (PhoneWindowManager).
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
+        content: The content providers of the installed packages (``content``; apps' ``context.content``).
     """
 
     def __init__(
@@ -144,6 +145,8 @@ class PhoneCore:
         boot_seconds: float = 1.0,
         app_from_apk: Callable[[str], App] | None = None,
         clock: Clock | None = None,
+        storage: int = DEFAULT_CAPACITY,
+        content: Mapping[str, int] | None = None,
     ) -> None:
         self.lock = threading.RLock()
         #: The adb shell runs as root (``adb root`` on a userdebug build).
@@ -159,17 +162,28 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
+        self.fs.mount("/proc", proc_files(self.clock, self.processes))
         self.radios = Radios(self.settings, log=self._radio_log)
         self.apps: dict[str, App] = {app.package: app for app in apps}
+        self.content = ContentService(
+            self.apps,
+            lock=self.lock,
+            now_ms=self.clock.now_ms,
+            log=lambda package, tag, message, priority: self.app_log(package, tag, message, priority),
+            on_change=self.invalidate,
+            files=self.fs,
+            settings=self.settings,
+        )
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
             stop=lambda package: self.activities.force_stop(package),
-            on_change=self.invalidate,
+            on_change=self._packages_changed,
             app_from_apk=app_from_apk,
+            on_clear=self.content.clear,
         )
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
@@ -182,6 +196,7 @@ class PhoneCore:
             finish_activity=self.finish_activity,
             invalidate=self.invalidate,
             next_seed=self.next_seed,
+            content=self.content.resolver,
             log=self.app_log,
             clipboard=self.clipboard,
             toast=lambda text, long: self.windows.toast(text, long),
@@ -197,9 +212,22 @@ class PhoneCore:
             processes=self.processes,
             log=self.log,
             sdk=sdk,
+            content_type=self._content_type,
         )
+        self.keyguard = Keyguard(on_change=self.invalidate)
+        self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
+        self.notifications = NotificationManager(on_change=self.invalidate)
+        self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
+        shade = NotificationShade(
+            self.metrics,
+            self.keyguard,
+            self.status_bar,
+            self.notifications,
+            self.radios,
+            local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+        )
         # The keyboard types as `input text` does: into the focused field, through input dispatch.
         self.ime = InputMethod(
             self.metrics,
@@ -207,17 +235,47 @@ class PhoneCore:
             send_key=lambda code: self.input.press_key(code),
         )
         self.windows = WindowManager(
-            self.metrics, self.activities, self.clock, self.settings, self.props, self.ime, lock=self.lock
+            self.metrics,
+            self.activities,
+            self.clock,
+            self.settings,
+            self.props,
+            self.ime,
+            bars,
+            shade,
+            lock=self.lock,
         )
-        self.display = Display(self.metrics, self.windows, bars, self.props, lock=self.lock)
-        self.input = InputDispatcher(self.display, self.activities, self.settings, lock=self.lock)
+        self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
+        self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
+        self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
         self.power = Power(self.props, boot_seconds=boot_seconds, on_boot=self._boot, lock=self.lock)
+        self.content.sync()
+        if content:
+            seed_content(self.content.resolver, self.fs, self.clock, seed, content)
         self._boot()
 
     def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
         """An app writes to the log (``Log.i(tag, message)``) from its own process."""
         self.log.write(tag, message, priority, pid=self.processes.pid(package) or 0)
+
+    def _on_wakefulness(self, awake: bool) -> None:
+        """The screen went on or off: off locks at once (an insecure keyguard) and closes the shade."""
+        if not awake:
+            self.keyguard.lock()
+            self.status_bar.collapse()
+        self.invalidate()
+
+    def _packages_changed(self) -> None:
+        self.content.sync()  # an installed package's providers come, an uninstalled one's go
+        self.invalidate()
+
+    def _content_type(self, uri: str) -> str | None:
+        """``Intent.resolveTypeIfNeeded``: the MIME type the provider of a ``content:`` URI gives it."""
+        try:
+            return self.content.resolver.get_type(uri)
+        except ProviderError:
+            return None
 
     def _radio_log(self, tag: str, message: str) -> None:
         self.log.write(tag, message, buffer="main", pid=SYSTEM_SERVER)
@@ -229,15 +287,19 @@ class PhoneCore:
     # ------------------------------------------------------------------ snapshots
 
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
-    _SNAPSHOT_PARTS = ("settings", "fs", "metrics", "processes", "clock", "clipboard")
+    _SNAPSHOT_PARTS = (
+        "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
+        "status_bar",
+    )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
-        """Keep the whole phone as it is — settings, files, screen size, apps, their data and activities — as ``name``.
+        """Keep the whole phone as it is — settings, files, providers, apps, activities... — as ``name``.
 
         Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
         """
         with self.lock:
-            self._snapshots[name] = {**copy.deepcopy(self._state(), self._shared()), "log": self.log.state()}
+            state = copy.deepcopy(self._state(), self._shared())
+            self._snapshots[name] = {**state, "log": self.log.state(), "content": self.content.state()}
             self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
             self._snapshot_info[name] = SnapshotInfo(
                 name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
@@ -252,14 +314,15 @@ class PhoneCore:
         with self.lock:
             if name not in self._snapshots:
                 raise KeyError(f"no snapshot named {name!r}")
-            saved = self._snapshots[name]  # (its log lines are immutable: shared, not copied)
-            state = copy.deepcopy({k: v for k, v in saved.items() if k != "log"}, self._shared())
+            saved = self._snapshots[name]  # (its log lines and database images are immutable: shared, not copied)
+            state = copy.deepcopy({k: v for k, v in saved.items() if k not in ("log", "content")}, self._shared())
             for part, values in state["parts"].items():
                 vars(getattr(self, part)).clear()
                 vars(getattr(self, part)).update(values)
             self.apps.clear()
             self.apps.update(state["apps"])
-            self.activities.restore(state["tasks"])
+            self.content.restore(saved["content"])
+            self.activities.restore(state["activities"])
             self.props.clear()
             self.props.update(state["props"])
             self.root, self._rng = state["root"], state["rng"]
@@ -284,7 +347,7 @@ class PhoneCore:
         return {
             "parts": {part: vars(getattr(self, part)) for part in self._SNAPSHOT_PARTS},
             "apps": self.apps,
-            "tasks": self.activities.tasks,
+            "activities": self.activities.state(),
             "props": self.props,
             "root": self.root,
             "rng": self._rng,
@@ -294,14 +357,21 @@ class PhoneCore:
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios, self.clock, self.windows, self.ime)
+        keep += (self.radios, self.clock, self.content, self.windows, self.ime)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities and the uptime (data, settings and files survive)."""
+        """What a boot resets: the running activities, the uptime, the screen and the notifications.
+
+        Data, settings and files survive. The phone comes up awake and unlocked.
+        """
         self.clock.boot()
         self.activities.boot()
+        self.wakefulness.wake_up()
+        self.keyguard.dismiss()
+        self.status_bar.collapse()
+        self.notifications.cancel_all()
 
     # ------------------------------------------------------------------ properties
 

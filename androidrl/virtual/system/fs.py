@@ -2,8 +2,13 @@
 
 Paths behave as on Android for the shell user: ``/sdcard`` and ``/data/local/tmp`` are
 writable, the rest is read-only or hidden, and ``/storage/emulated/0`` is ``/sdcard``.
-Errors are the built-in :class:`OSError` subclasses, so shell commands can print the
-usual ``strerror`` text.
+Some directories show files made on demand from the phone's state (:meth:`VirtualFileSystem.mount`:
+``/proc``, ``/system/bin``). Errors are the built-in :class:`OSError` subclasses, so shell
+commands can print the usual ``strerror`` text.
+
+Both writable trees live on ``/data``, as on a phone (``/sdcard`` is ``/data/media/0``
+behind a FUSE mount), and share its ``capacity``: a write that does not fit fills what is
+left and fails with ENOSPC, "No space left on device", as a full disk does.
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ _INITIAL_DIRS = (
     "/etc",
 )
 _SPECIAL = {"/dev/null", "/dev/zero", "/dev/tty"}
+#: The storage of a phone unless told otherwise (the files are kept in the host's memory).
+DEFAULT_CAPACITY = 256 * 2**20
+#: A mounted directory's files: name -> (its contents when read, its mode).
+MountedFiles = dict[str, tuple[Callable[[], bytes], int]]
 
 
 @dataclass
@@ -51,17 +60,68 @@ class FileStat:
 
 
 class VirtualFileSystem:
-    """Files as bytes keyed by absolute path, plus a set of directories."""
+    """Files as bytes keyed by absolute path, plus a set of directories.
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    Args:
+        clock: The phone's wall time, for the files' times.
+        capacity: Bytes the files may hold together (the ``/data`` partition's size).
+
+    Raises:
+        ValueError: A capacity below one byte.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.time, capacity: int = DEFAULT_CAPACITY) -> None:
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"storage capacity must be a positive number of bytes, got {capacity!r}")
         self._clock = clock  # the phone's wall time: files get its times, not the host's
+        self.capacity = capacity
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, int] = {}
+        self._modes: dict[str, int] = {}  # permission bits chmod set (files and dirs without one: the defaults)
         self._dirs: set[str] = set(_INITIAL_DIRS)
+        self._mounts: dict[str, Callable[[], MountedFiles]] = {}
+        self._used = 0
 
     def used_bytes(self) -> int:
         """How many bytes the files hold."""
-        return sum(map(len, self._files.values()))
+        return self._used
+
+    def free_bytes(self) -> int:
+        """How many more bytes fit."""
+        return max(0, self.capacity - self._used)
+
+    def entries(self) -> int:
+        """How many files and directories there are (the inodes ``df -i`` counts)."""
+        return len(self._files) + len(self._dirs)
+
+    def mount(self, path: str, files: Callable[[], MountedFiles]) -> None:
+        """Show ``files()`` — read-only files made when read — in directory ``path`` (``/proc``, ``/system/bin``)."""
+        self._dirs.add(path)
+        self._mounts[path] = files
+
+    def _mounted(self, path: str) -> tuple[Callable[[], bytes], int] | None:
+        parent, name = posixpath.split(path)
+        files = self._mounts.get(parent)
+        return files().get(name) if files is not None else None
+
+    def writable(self, path: str) -> bool:
+        """Whether the shell user may write ``path`` (``/sdcard``, ``/data/local/tmp``)."""
+        try:
+            self._check_writable(path)
+        except OSError:
+            return False
+        return not self._mounted(path)
+
+    def chmod(self, path: str, mode: int) -> None:
+        """Set the permission bits of ``path``.
+
+        Kept on ``/data/local/tmp``; on ``/sdcard`` (FUSE over emulated storage) accepted and ignored, as Android does.
+        """
+        if not self.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+        self._check_writable(path)
+        if not (path == "/sdcard" or path.startswith("/sdcard/")):
+            self._modes[path] = mode & 0o7777
 
     @staticmethod
     def normalize(path: str, cwd: str = "/") -> str:
@@ -76,7 +136,7 @@ class VirtualFileSystem:
 
     def exists(self, path: str) -> bool:
         """Whether ``path`` is a file or directory."""
-        return path in self._files or path in self._dirs or path in _SPECIAL
+        return path in self._files or path in self._dirs or path in _SPECIAL or self._mounted(path) is not None
 
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory."""
@@ -85,11 +145,16 @@ class VirtualFileSystem:
     def stat(self, path: str) -> FileStat:
         """Type, size and modification time of ``path``."""
         if path in self._dirs:
-            return FileStat(0o040771, 4096, self._mtimes.get(path, 0))
+            return FileStat(0o040000 | self._modes.get(path, 0o771), 4096, self._mtimes.get(path, 0))
         if path in self._files:
-            return FileStat(0o100660, len(self._files[path]), self._mtimes.get(path, 0))
+            return FileStat(0o100000 | self._modes.get(path, 0o660), len(self._files[path]), self._mtimes.get(path, 0))
         if path in _SPECIAL:
             return FileStat(0o020666, 0, 0)
+        mounted = self._mounted(path)
+        if mounted is not None:  # procfs reports size 0; its files' times are now
+            return FileStat(
+                0o100000 | mounted[1], 0 if path.startswith("/proc/") else len(mounted[0]()), int(self._clock())
+            )
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
 
     def read(self, path: str) -> bytes:
@@ -99,11 +164,19 @@ class VirtualFileSystem:
         if path in ("/dev/null", "/dev/tty"):
             return b""
         if path not in self._files:
+            mounted = self._mounted(path)
+            if mounted is not None:
+                return mounted[0]()
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
         return self._files[path]
 
     def write(self, path: str, data: bytes, append: bool = False) -> None:
-        """Create or replace (or append to) file ``path``; its directory must exist."""
+        """Create or replace (or append to) file ``path``; its directory must exist.
+
+        Raises:
+            OSError: ENOSPC when ``data`` does not fit: the file then holds what fitted, as
+                after a write(2) that ran out of space.
+        """
         if path in _SPECIAL:
             return
         if path in self._dirs:
@@ -112,8 +185,16 @@ class VirtualFileSystem:
         if parent not in self._dirs:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
         self._check_writable(path)
-        self._files[path] = (self._files.get(path, b"") + data) if append else bytes(data)
+        old = self._files.get(path, b"")
+        room = self.free_bytes() + (0 if append else len(old))  # (O_TRUNC gives the old bytes back first)
+        fits = len(data) <= room
+        data = bytes(data if fits else data[:room])
+        content = old + data if append else data
+        self._used += len(content) - len(old)
+        self._files[path] = content
         self._mtimes[path] = int(self._clock())
+        if not fits:
+            raise OSError(errno.ENOSPC, "No space left on device", path)
 
     def mkdir(self, path: str, parents: bool = False) -> None:
         """Create directory ``path`` (and its parents with ``parents=True``, like ``mkdir -p``)."""
@@ -136,8 +217,9 @@ class VirtualFileSystem:
         """Delete file ``path``, or directory ``path`` and everything in it when ``recursive``."""
         if path in self._files:
             self._check_writable(path)
-            del self._files[path]
+            self._used -= len(self._files.pop(path))
             self._mtimes.pop(path, None)
+            self._modes.pop(path, None)
         elif path in self._dirs:
             if not recursive:
                 raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
@@ -146,9 +228,11 @@ class VirtualFileSystem:
                 raise PermissionError(errno.EACCES, "Permission denied", path)
             prefix = path + "/"
             for name in [f for f in self._files if f.startswith(prefix)]:
-                del self._files[name]
+                self._used -= len(self._files.pop(name))
             self._dirs = {d for d in self._dirs if d != path and not d.startswith(prefix)}
         else:
+            if self._mounted(path) is not None:
+                self._check_writable(path)
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
 
     def listdir(self, path: str) -> list[str]:
@@ -163,10 +247,14 @@ class VirtualFileSystem:
             for p in (*self._files, *self._dirs)
             if p.startswith(prefix) and p != prefix
         }
+        if path in self._mounts:
+            names.update(self._mounts[path]())
         return sorted(names)
 
-    @staticmethod
-    def _check_writable(path: str) -> None:
+    def _check_writable(self, path: str) -> None:
+        if self._mounted(path) is not None or path in self._mounts:
+            code = errno.EROFS if path.startswith(("/system", "/vendor")) else errno.EACCES
+            raise OSError(code, "Read-only file system" if code == errno.EROFS else "Permission denied", path)
         if not any(path == root or path.startswith(root + "/") for root in _WRITABLE):
             code = errno.EROFS if path.startswith(("/system", "/vendor")) else errno.EACCES
             raise OSError(code, "Read-only file system" if code == errno.EROFS else "Permission denied", path)

@@ -1,4 +1,4 @@
-"""The input method: AOSP's LatinIME soft keyboard, and what ``dumpsys input_method`` says of it.
+"""The input method: AOSP's LatinIME soft keyboard (``dumpsys input_method`` reports whether it shows).
 
 The keyboard shows when a tap gives a text field focus and hides on BACK or when no field
 has focus any more (the window manager decides, as InputMethodManagerService does with the
@@ -90,20 +90,3 @@ class InputMethod:
         else:
             self.commit_text(key)
             self.shifted = False  # a shifted letter types one capital, as LatinIME's manual shift
-
-    def dump(self, focused_window: str) -> str:
-        """``dumpsys input_method``: the method list, the current method and whether the keyboard shows.
-
-        The lines follow InputMethodManagerService.dumpAsStringNoCheck and, for
-        ``mInputShown``, ImeVisibilityStateComputer.dump (Android 14).
-        """
-        return (
-            "Current Input Method Manager state:\n"
-            "  Input Methods: mMethodMapUpdateCount=1\n"
-            "  InputMethod #0:\n"
-            f"    mId={IME_ID} mSettingsActivityName=com.android.inputmethod.latin.settings.SettingsActivity\n"
-            f"  mCurMethodId={IME_ID}\n"
-            f"  mCurFocusedWindow={focused_window}\n"
-            f"  mShowRequested={str(self.shown).lower()} mShowExplicitlyRequested=false mShowForced=false\n"
-            f"  mInputShown={str(self.shown).lower()}\n"
-        )

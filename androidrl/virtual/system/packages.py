@@ -12,6 +12,36 @@ from collections.abc import Callable
 
 from androidrl.virtual.system.framework.app import App
 
+#: The system's features (``pm list features``): an Android 14 emulator's, as its
+#: /system/etc/permissions files declare them; (name, version), version 0 when it has none.
+FEATURES: tuple[tuple[str, int], ...] = (
+    ("android.hardware.audio.output", 0), ("android.hardware.bluetooth", 0), ("android.hardware.bluetooth_le", 0),
+    ("android.hardware.camera", 0), ("android.hardware.camera.any", 0), ("android.hardware.camera.autofocus", 0),
+    ("android.hardware.camera.front", 0), ("android.hardware.faketouch", 0), ("android.hardware.location", 0),
+    ("android.hardware.location.gps", 0), ("android.hardware.location.network", 0),
+    ("android.hardware.microphone", 0), ("android.hardware.ram.normal", 0), ("android.hardware.screen.landscape", 0),
+    ("android.hardware.screen.portrait", 0), ("android.hardware.sensor.accelerometer", 0),
+    ("android.hardware.sensor.compass", 0), ("android.hardware.telephony", 0), ("android.hardware.touchscreen", 0),
+    ("android.hardware.touchscreen.multitouch", 0), ("android.hardware.touchscreen.multitouch.distinct", 0),
+    ("android.hardware.touchscreen.multitouch.jazzhand", 0), ("android.hardware.vulkan.level", 1),
+    ("android.hardware.vulkan.version", 4206592), ("android.hardware.wifi", 0), ("android.software.app_widgets", 0),
+    ("android.software.autofill", 0), ("android.software.backup", 0), ("android.software.device_admin", 0),
+    ("android.software.home_screen", 0), ("android.software.input_methods", 0),
+    ("android.software.live_wallpaper", 0), ("android.software.managed_users", 0), ("android.software.midi", 0),
+    ("android.software.picture_in_picture", 0), ("android.software.print", 0),
+    ("android.software.secure_lock_screen", 0), ("android.software.verified_boot", 0),
+    ("android.software.webview", 0),
+)  # fmt: skip
+#: OpenGL ES 3.2, the feature without a name (FeatureInfo.reqGlEsVersion).
+GLES_VERSION = 0x30002
+#: The shared libraries of the system image (``pm list libraries``).
+LIBRARIES = (
+    "android.ext.shared", "android.hidl.base-V1.0-java", "android.hidl.manager-V1.0-java", "android.net.ipsec.ike",
+    "android.test.base", "android.test.mock", "android.test.runner", "com.android.future.usb.accessory",
+    "com.android.location.provider", "com.android.media.remotedisplay", "com.android.mediadrm.signer",
+    "javax.obex", "org.apache.http.legacy",
+)  # fmt: skip
+
 # Where an app's package state is kept: in its data, so ``pm clear`` resets it with the rest.
 _GRANTED = "_granted"
 _DISABLED = "_disabled"
@@ -26,6 +56,7 @@ class PackageManager:
         stop: Stops every task and the process of a package (``am force-stop``).
         on_change: Runs after a package was installed or removed (the screen must be rebuilt).
         app_from_apk: Makes the app a package installed from an APK runs as (``pm install``).
+        on_clear: Runs after ``pm clear`` wiped a package's data (its content providers are wiped too).
     """
 
     def __init__(
@@ -36,8 +67,10 @@ class PackageManager:
         stop: Callable[[str], None],
         on_change: Callable[[], None],
         app_from_apk: Callable[[str], App] | None = None,
+        on_clear: Callable[[str], None] | None = None,
     ) -> None:
         self.apps = apps
+        self._on_clear = on_clear
         self._lock = lock
         self._stop = stop
         self._on_change = on_change
@@ -79,6 +112,8 @@ class PackageManager:
                 return False
             self._stop(package)
             app.data.clear()
+            if self._on_clear is not None:
+                self._on_clear(package)
             return True
 
     def grant(self, package: str, permission: str) -> None:

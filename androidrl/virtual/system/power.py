@@ -1,4 +1,4 @@
-"""Power: whether the phone is on and booted, and rebooting it."""
+"""Power: whether the phone is on and booted, rebooting it, and whether its screen is awake (wakefulness)."""
 
 from __future__ import annotations
 
@@ -59,3 +59,45 @@ class Power:
         with self._lock:
             self._powered_off = False
             self._online_at = time.monotonic()
+
+
+class Wakefulness:
+    """Whether the screen is on: PowerManagerService's wakefulness, ``Awake`` or ``Asleep``.
+
+    ``input keyevent SLEEP|POWER`` puts the phone to sleep (the screen goes black), ``WAKEUP``
+    or ``POWER`` wakes it. What changes with it (the keyguard locks, the screen is redrawn)
+    is the phone's to wire: ``on_change(awake)`` runs after every change.
+
+    Args:
+        on_change: Runs with the new state after it changed.
+    """
+
+    def __init__(self, on_change: Callable[[bool], None] | None = None) -> None:
+        self._awake = True
+        self._on_change = on_change
+
+    @property
+    def awake(self) -> bool:
+        """Whether the phone is awake (interactive, the screen on)."""
+        return self._awake
+
+    @property
+    def name(self) -> str:
+        """``Awake`` or ``Asleep``, as PowerManagerInternal.wakefulnessToString writes it."""
+        return "Awake" if self._awake else "Asleep"
+
+    def go_to_sleep(self) -> bool:
+        """Turn the screen off; whether it was on."""
+        return self._set(False)
+
+    def wake_up(self) -> bool:
+        """Turn the screen on; whether it was off."""
+        return self._set(True)
+
+    def _set(self, awake: bool) -> bool:
+        if self._awake == awake:
+            return False
+        self._awake = awake
+        if self._on_change is not None:
+            self._on_change(awake)
+        return True

@@ -37,6 +37,7 @@ SYSTEM = (
 SYSTEM_SERVER = 612
 ZYGOTE = 340
 FIRST_APP_PID = 2200
+FIRST_SHELL_PID = 4100
 
 
 class Processes:
@@ -46,6 +47,15 @@ class Processes:
         self._apps: dict[str, int] = {}
         self._next = FIRST_APP_PID
         self._uids: dict[str, int] = {}
+        self._next_shell = FIRST_SHELL_PID
+
+    def shell_pid(self) -> int:
+        """A pid for a new shell process or background job (``$$``, ``$!``).
+
+        They climb from a start of their own, so that app pids do not depend on how many commands ran.
+        """
+        self._next_shell += 1
+        return self._next_shell
 
     def uid(self, package: str) -> int:
         """The package's app uid (10000 + n, fixed once assigned)."""
@@ -67,6 +77,7 @@ class Processes:
         """A reboot ends every app process (pids start again from the bottom)."""
         self._apps.clear()
         self._next = FIRST_APP_PID
+        self._next_shell = FIRST_SHELL_PID
 
     def pid(self, name: str) -> int | None:
         """The pid of a process by name (a package's, or a system process's)."""

@@ -14,8 +14,14 @@ threads draw in their own configuration.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass
+
+#: The font scales a phone takes (Android's settings offer 0.85 to 2.0; ``settings put`` takes more).
+MIN_FONT_SCALE, MAX_FONT_SCALE = 0.5, 3.0
+#: A locale tag as ``persist.sys.locale`` holds it: a language, optionally with a region (``de``, ``de-DE``).
+LOCALE = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,24 @@ class Configuration:
 
 
 DEFAULT = Configuration()
+
+
+def check_configuration(font_scale: float, locale: str) -> None:
+    """Refuse a device configuration Android would not take.
+
+    Raises:
+        ValueError: A font scale outside 0.5-3.0, or a locale that is not ``language[-REGION]``.
+    """
+    number = isinstance(font_scale, (int, float)) and not isinstance(font_scale, bool)
+    if not number or not MIN_FONT_SCALE <= font_scale <= MAX_FONT_SCALE:
+        raise ValueError(
+            f"font_scale: expected a number from {MIN_FONT_SCALE} to {MAX_FONT_SCALE} (Android offers 0.85-2.0), "
+            f"got {font_scale!r}"
+        )
+    if not isinstance(locale, str) or not LOCALE.fullmatch(locale):
+        raise ValueError(f"locale: expected a language tag such as en-US or de-DE, got {locale!r}")
+
+
 _local = threading.local()
 
 

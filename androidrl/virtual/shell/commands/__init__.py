@@ -3,18 +3,22 @@
 Importing this package registers every command with
 :func:`~androidrl.virtual.shell.registry.command`; :data:`COMMANDS` is then the whole table.
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
-``content``, ``svc``, ``logcat``, ``uiautomator``, ``screencap``, ``screenrecord``,
-``getevent``/``sendevent``, ``getprop``/``setprop``, ``monkey``) follow the Android 14
-sources; ``toybox/`` holds toybox's, and ``builtins`` the shell's own. A new tool is a new
+``content``, ``svc``, ``logcat`` (with toybox's ``log`` beside it), ``uiautomator``,
+``screencap``, ``screenrecord``, ``getevent``/``sendevent``, ``getprop``/``setprop``,
+``monkey``, ``service``) follow the Android 14 sources; ``dumpsys/`` is a package (each
+service's dump in a module); ``toybox/`` holds toybox's, ``awk`` Android's one-true-awk, ``sh``
+the shell itself, and ``builtins`` and ``flow`` the shell's own commands. A new tool is a new
 module here, listed below.
 """
 
 from androidrl.virtual.shell.commands import (  # noqa: F401 (each module registers its commands)
     am,
+    awk,
     builtins,
     cmd,
     content,
     dumpsys,
+    flow,
     getevent,
     input,
     logcat,
@@ -23,12 +27,26 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     props,
     screencap,
     screenrecord,
+    service,
     settings,
+    sh,
     svc,
     uiautomator,
     wm,
 )
-from androidrl.virtual.shell.commands.toybox import files, net, system, text  # noqa: F401 (toybox's too)
+from androidrl.virtual.shell.commands.toybox import (  # noqa: F401 (toybox's too)
+    disk,
+    fileinfo,
+    files,
+    filters,
+    find,
+    misc,
+    net,
+    sed,
+    strings,
+    system,
+    text,
+)
 from androidrl.virtual.shell.registry import COMMANDS
 
 __all__ = ["COMMANDS"]

@@ -1,9 +1,34 @@
-"""``cmd SERVICE ...``: a binder shell command; the services with a tool of their own answer as that tool."""
+"""``cmd SERVICE ...``: a binder shell command; the services with a tool of their own answer as that tool.
+
+``cmd statusbar`` (StatusBarShellCommand) pulls the shade down or closes it; ``cmd
+notification`` (NotificationShellCmd) posts, lists and gets notifications; ``cmd connectivity
+airplane-mode``, ``cmd wifi`` and ``cmd bluetooth_manager`` switch the radios; ``cmd uimode
+night`` sets the dark theme.
+"""
 
 from __future__ import annotations
 
+from androidrl.virtual.shell.commands.am import parse_intent
+from androidrl.virtual.shell.commands.dumpsys import SERVICES
+from androidrl.virtual.shell.commands.dumpsys.services import NIGHT_MODES, NOTIFICATION_STRING
+from androidrl.virtual.shell.commands.java import JavaException
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
+from androidrl.virtual.system.core import PhoneCore
+from androidrl.virtual.system.notifications import Notification
+
+SHELL_UID = 2000
+#: ``cmd notification post`` posts as the shell, always with this id (NotificationShellCmd.NOTIFICATION_ID).
+NOTIFICATION_ID = 2020
+NOTIFY_USAGE = (
+    "usage: cmd notification post [flags] <tag> <text>\n\nflags:\n  -h|--help\n  -v|--verbose\n"
+    "  -t|--title <text>\n  -i|--icon <iconspec>\n  -I|--large-icon <iconspec>\n  -S|--style <style> [styleargs]\n"
+    "  -c|--content-intent <intentspec>\n\nstyles: (default none)\n  bigtext\n  bigpicture --picture <iconspec>\n"
+    "  inbox --line <text> --line <text> ...\n  messaging --conversation <title> --message <who>:<text> ...\n"
+    "  media\n\nan <iconspec> is one of\n  file:///data/local/tmp/<img.png>\n  content://<provider>/<path>\n"
+    "  @[<package>:]drawable/<img>\n  data:base64,<B64DATA==>\n\n"
+    "an <intentspec> is (broadcast|service|activity) <args>\n  <args> are as described in `am start`\n"
+)
 
 
 @command("cmd")
@@ -16,14 +41,15 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     service, rest = argv[1], argv[2:]
     phone = sh.phone
     if service == "-l":
-        return ok(
-            "Currently running services:\n  activity\n  bluetooth_manager\n  connectivity\n  input\n"
-            "  package\n  settings\n  uimode\n  wifi\n  window\n"
-        )
+        return ok("Currently running services:\n" + "".join(f"  {name}\n" for name in SERVICES))
     routes = {"activity": "am", "package": "pm", "settings": "settings", "input": "input", "window": "wm"}
     if service in routes:
         name = routes[service]
         return sh.commands[name](sh, [name, *rest], stdin)
+    if service == "statusbar":
+        return _statusbar(phone, rest)
+    if service == "notification":
+        return _notification(phone, rest)
     if service == "connectivity" and rest[:1] == ["airplane-mode"]:
         if len(rest) == 1:
             return ok("enabled\n" if phone.radios.airplane_enabled else "disabled\n")
@@ -40,16 +66,99 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return ok()
     if service == "uimode":
         return _uimode(phone, rest)
-    if service in ("connectivity", "wifi", "bluetooth_manager"):
+    if service in SERVICES:
         return f"Unknown command: {' '.join(rest)}\n".encode(), b"", 255
     return fail(f"cmd: Can't find service: {service}\n", 20)
 
 
-#: UiModeManager's night modes (MODE_NIGHT_AUTO/NO/YES) as ``secure ui_night_mode`` stores them.
-_NIGHT_MODES = {"auto": "0", "no": "1", "yes": "2"}
+def _statusbar(phone: PhoneCore, rest: list[str]) -> Result:
+    """StatusBarShellCommand: ``expand-notifications``, ``expand-settings``, ``collapse``."""
+    if not rest:
+        return b"", b"", 1  # (onHelp, then 1)
+    actions = {
+        "expand-notifications": phone.status_bar.expand_notifications,
+        "expand-settings": phone.status_bar.expand_settings,
+        "collapse": phone.status_bar.collapse,
+    }
+    action = actions.get(rest[0])
+    if action is None:
+        return b"", f"Unknown command: {rest[0]}\n".encode(), 255
+    if phone.keyguard.showing and rest[0] != "collapse":
+        return ok()  # the lock screen keeps the shade closed
+    action()
+    return ok()
 
 
-def _uimode(phone, rest: list[str]) -> Result:
+def _notification(phone: PhoneCore, rest: list[str]) -> Result:
+    """NotificationShellCmd: ``post``/``notify``, ``list``, ``get KEY``.
+
+    An exception inside (a missing argument, an unknown style) is caught by its ``onCommand``
+    and printed on stdout, exit 0.
+    """
+    if not rest:
+        return b"", b"", 255
+    sub = rest[0].replace("-", "_")
+    try:
+        if sub in ("post", "notify"):
+            return _post(phone, rest[1:])
+        if sub == "list":
+            return ok("".join(f"{n.key}\n" for n in phone.notifications.active()))
+        if sub == "get":
+            found = phone.notifications.get(_required(rest[1:], rest[0]))
+            if found is None:
+                return f"error: no active notification matching key: {rest[1]}\n".encode(), b"", 1
+            record = f"NotificationRecord(0x{found.record_hash}: pkg={found.package} key={found.key}"
+            return ok(f"{record}: {NOTIFICATION_STRING})\n")
+    except JavaException as exc:
+        return ok(f"Error occurred. Check logcat for details. {exc.message}\n")
+    return b"", f"Unknown command: {rest[0]}\n".encode(), 255
+
+
+def _post(phone: PhoneCore, args: list[str]) -> Result:
+    """``post [-t TITLE] [-S STYLE] [-c KIND INTENT...] [-v] TAG TEXT`` (NotificationShellCmd.doNotify)."""
+    title, style, opens = "", "", ""
+    args = list(args)
+    while args and args[0].startswith("-") and args[0] != "--":
+        option = args.pop(0)
+        if option in ("-t", "--title", "title"):
+            title = _required(args, option)
+        elif option in ("-S", "--style"):
+            style = _required(args, option).lower()
+            if style not in ("bigtext", "bigpicture", "inbox", "messaging", "media"):
+                raise JavaException(
+                    "java.lang.IllegalArgumentException", f"unrecognized notification style: {style}", ""
+                )
+        elif option in ("-i", "--icon", "-I", "--large-icon"):
+            _required(args, option)
+        elif option in ("-c", "--content-intent", "--intent"):
+            if args and args[0] in ("broadcast", "service", "activity"):
+                args.pop(0)
+            left: list[str] = []  # Intent.parseCommandArgs: its options, then one operand, and no more
+            intent, _ = parse_intent(args, rest=left)
+            args = left
+            opens = "/".join(intent.component) if intent.component else ""
+        elif option in ("-v", "--verbose"):
+            continue
+        else:
+            return ok(NOTIFY_USAGE)  # -h, --help and anything it does not know
+    if args[:1] == ["--"]:
+        args.pop(0)
+    if len(args) < 2:
+        return NOTIFY_USAGE.encode(), b"", 255
+    tag, text = args[0], args[1]
+    phone.notifications.post(
+        Notification("com.android.shell", SHELL_UID, NOTIFICATION_ID, tag, title, text, style, phone.clock.now(), opens)
+    )
+    return ok(f"posting:\n  {NOTIFICATION_STRING}\n")
+
+
+def _required(args: list[str], option: str) -> str:
+    if not args:
+        raise JavaException("java.lang.IllegalArgumentException", f'Argument expected after "{option}"', "")
+    return args.pop(0)
+
+
+def _uimode(phone: PhoneCore, rest: list[str]) -> Result:
     """``cmd uimode night [yes|no|auto]`` (UiModeManagerService.Shell): sets and prints the night mode."""
     if not rest or rest[0] in ("help", "-h"):
         return ok(
@@ -59,10 +168,10 @@ def _uimode(phone, rest: list[str]) -> Result:
     if rest[0] != "night":
         return fail(f"Unknown command: {rest[0]}\n", 255)
     if len(rest) > 1:
-        mode = _NIGHT_MODES.get(rest[1])
+        mode = NIGHT_MODES.get(rest[1])
         if mode is None:
             return fail("Error: mode must be 'yes', 'no', or 'auto', or 'custom_schedule', or 'custom_bedtime'\n", 255)
         phone.settings.put("secure", "ui_night_mode", mode)
     current = phone.settings.get("secure", "ui_night_mode") or "1"
-    name = {value: key for key, value in _NIGHT_MODES.items()}.get(current, "no")
+    name = {value: key for key, value in NIGHT_MODES.items()}.get(current, "no")
     return ok(f"Night mode: {name}\n")

@@ -1,19 +1,22 @@
 """``pm``: the package manager's tool, as Android's PackageManagerShellCommand answers.
 
-``list packages``, ``path``, ``clear``, ``install``, ``uninstall``, ``grant``, ``revoke``,
-``enable`` and ``disable``.
+``list packages|features|libraries``, ``path``, ``resolve-activity``, ``clear``, ``install``,
+``uninstall``, ``grant``, ``revoke``, ``enable`` and ``disable``.
 """
 
 from __future__ import annotations
 
 import zlib
 
-from androidrl.virtual.shell.commands.java import JavaException, java_exception_result
+from androidrl.virtual.shell.commands.am import parse_intent  # (Intent.parseCommandArgs)
+from androidrl.virtual.shell.commands.java import JavaException, argument_expected, java_exception_result
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
-from androidrl.virtual.system.apk import apk_package
+from androidrl.virtual.system.apk import ManifestTooLarge, read_apk
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
+from androidrl.virtual.system.framework.intent import short_component
+from androidrl.virtual.system.packages import FEATURES, GLES_VERSION, LIBRARIES
 
 
 @command("pm")
@@ -22,6 +25,8 @@ def _pm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 
 _PM_FRAME = "com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:232)"
+_SESSION_FRAME = "com.android.server.pm.PackageInstallerService.createSession(PackageInstallerService.java:964)"
+_SIZE_FRAME = "com.android.server.pm.PackageManagerShellCommand.makeInstallParams(PackageManagerShellCommand.java:3365)"
 
 
 def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
@@ -33,6 +38,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
             "  path [--user USER_ID] PACKAGE\n  clear [--user USER_ID] PACKAGE\n"
         )
     sub, rest = args[0], args[1:]
+    if sub == "list" and rest[:1] in (["features"], ["libraries"]):
+        return ok(_list_system(rest[0]))
     if sub == "list" and rest and rest[0] in ("packages", "package"):
         flags = {a for a in rest[1:] if a.startswith("-")}
         words = [a for a in rest[1:] if not a.startswith("-")]
@@ -46,6 +53,8 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 uid = f" uid:{phone.processes.uid(app.package)}" if "-U" in flags else ""
                 lines.append(f"package:{prefix}{app.package}{uid}\n")
         return ok("".join(lines))
+    if sub == "resolve-activity":
+        return _resolve_activity(phone, rest)
     if sub == "path":
         names = [a for a in rest if not a.startswith("--")]
         app = phone.packages.get(names[-1]) if names else None
@@ -87,6 +96,46 @@ def _package_command(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return f"Unknown command: {sub}\n".encode(), b"", 255
 
 
+def _list_system(what: str) -> str:
+    """``pm list features`` (by name, the GL ES version first) or ``pm list libraries`` (by name).
+
+    PackageManagerShellCommand.runListFeatures prints ``feature:NAME`` (``=VERSION`` when it
+    has one) and the nameless ``reqGlEsVersion=0x...``; runListLibraries ``library:NAME``.
+    """
+    if what == "libraries":
+        return "".join(f"library:{name}\n" for name in sorted(LIBRARIES))
+    lines = [f"feature:reqGlEsVersion=0x{GLES_VERSION:x}\n"]
+    lines += [f"feature:{name}{f'={version}' if version > 0 else ''}\n" for name, version in sorted(FEATURES)]
+    return "".join(lines)
+
+
+def _resolve_activity(phone: PhoneCore, args: list[str]) -> Result:
+    """``pm resolve-activity [--brief|--components] [--user N] INTENT`` (PackageManagerShellCommand.printResolveInfo).
+
+    With ``--brief``: the ResolveInfo's priority line, then the component; ``--components``:
+    the component alone; without either, the ResolveInfo dump's first lines.
+    """
+    brief, components = "--brief" in args, "--components" in args
+    rest = [a for a in args if a not in ("--brief", "--components")]
+    if "--user" in rest:
+        at = rest.index("--user")
+        del rest[at : at + 2]
+    intent, _ = parse_intent(rest)
+    target = phone.resolve(intent)
+    if target is None:
+        return ok("No activity found\n")
+    app, cls = target
+    component = short_component(app.package, cls)
+    if components:
+        return ok(f"{component}\n")
+    if brief:
+        return ok(f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n{component}\n")
+    return ok(
+        f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\nActivityInfo:\n"
+        f"  name={cls}\n  packageName={app.package}\n  enabled=true exported=true directBootAware=false\n"
+    )
+
+
 def _pm_failure(text: str) -> Result:
     """A failed install, uninstall or clear: PackageManagerShellCommand prints it on stdout and exits 1."""
     return text.encode(), b"", 1
@@ -100,29 +149,64 @@ def _known_package(phone: PhoneCore, package: str) -> App:
 
 
 def _install(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """``pm install [-r] [-g] [-S SIZE] [PATH]``: the APK from a device file, or stdin (``adb install``)."""
+    """``pm install [-r] [-g] [-S SIZE] [PATH]``: the APK from a device file, or SIZE bytes of stdin (``adb install``).
+
+    As AOSP ``PackageManagerShellCommand.doRunInstall``: stdin needs ``-S``; the session is made
+    only if the APK fits on ``/data`` (``PackageInstallerService.createSession``, which throws
+    otherwise); the commit parses the manifest and checks the installed size. At most SIZE
+    bytes are read, and nothing is inflated beyond what is needed (a zip bomb costs nothing).
+    """
     paths = [
         a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] not in ("-S", "--user", "-i"))
     ]
-    if paths:
-        try:
-            data = sh.phone.fs.read(sh.path(paths[-1]))
-        except OSError:
-            return fail(f"Error: Can't open file: {paths[-1]}\nException occurred while executing 'install':\n", 1)
-    else:
-        data = sh.read_stdin(stdin)
-    session = f"vmdl{zlib.crc32(data) % 2_000_000_000}.tmp"
-    package = apk_package(data)
-    if package is None:
-        where = f"/data/app/{session}/base.apk"
+    fs = sh.phone.fs
+    try:
+        if "-S" in args[-1:]:
+            raise argument_expected("-S", _SIZE_FRAME)
+        sizes = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-S"]
+        if sizes and not sizes[-1].isdigit():
+            raise JavaException("java.lang.NumberFormatException", f'For input string: "{sizes[-1]}"', _SIZE_FRAME)
+        if paths:
+            try:
+                data = fs.read(sh.path(paths[-1]))
+            except OSError:
+                return fail(f"Error: Can't open file: {paths[-1]}\nException occurred while executing 'install':\n", 1)
+            size = len(data)
+        elif not sizes:
+            return _pm_failure("Error: must either specify a package size or an APK file\n")
+        else:
+            size = int(sizes[-1])
+        if size > fs.free_bytes():  # InstallLocationUtils.resolveInstallVolume finds no room on /data
+            raise JavaException(
+                "android.os.ParcelableException",
+                "java.io.IOException: No special requests, but no room on allowed volumes. "
+                " allow3rdPartyOnInternal? true",
+                _SESSION_FRAME,
+            )
+    except JavaException as exc:
+        return java_exception_result("install", exc)
+    if not paths:
+        data = sh.read_stdin_until(stdin, lambda came: len(came) >= size)[:size]
+    where = f"/data/app/vmdl{zlib.crc32(data) % 2_000_000_000}.tmp/base.apk"
+    try:
+        apk = read_apk(data)
+    except ManifestTooLarge:  # (AOSP would inflate it whole into system_server's memory)
+        return _pm_failure(
+            "Failure [INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION: Failed parse during installPackageLI: "
+            f"Failed to read manifest from {where}]\n"
+        )
+    if apk is None:
         return _pm_failure(
             f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed parse during installPackageLI: {where} "
             f"(at Binary XML file line #-1): Failed to load asset path {where}]\n"
         )
-    existing = sh.phone.packages.get(package)
+    existing = sh.phone.packages.get(apk.package)
     if existing is not None and "-r" not in args and existing.system:
         return _pm_failure(
-            f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without first uninstalling.]\n"
+            f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {apk.package} "
+            "without first uninstalling.]\n"
         )
-    sh.phone.packages.install(package)
+    if apk.installed_size(len(data)) > fs.free_bytes():  # InstallingSession.handleStartCopy
+        return _pm_failure("Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE: Failed to override installation location]\n")
+    sh.phone.packages.install(apk.package)
     return ok("Success\n")

@@ -234,7 +234,10 @@ def _screenrecord(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     else:
         data = b"" if to_stdout else b"".join(stream)
     if path is not None:
-        phone.fs.write(path, data)
+        try:
+            phone.fs.write(path, data)
+        except OSError as exc:  # the storage is full: the muxer's write fails with -errno
+            return "".join(out).encode(), f"Failed writing data to muxer (err={-(exc.errno or 5)})\n".encode(), 1
         say(f"Executing: /system/bin/am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE -d file://{path}\n")
     if to_stdout:
         return b"".join(stream), b"", 0

@@ -1,4 +1,4 @@
-"""``wm size`` and ``wm density``: the window manager's overrides of the screen's size and density."""
+"""``wm size``, ``wm density`` and ``wm dismiss-keyguard``, as WindowManagerShellCommand answers them."""
 
 from __future__ import annotations
 
@@ -18,8 +18,12 @@ def _wm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return ok(
             "Window manager (window) commands:\n  help\n      Print this help text.\n"
             "  size [reset|WxH|WdpxHdp] [-d DISPLAY_ID]\n  density [reset|DENSITY] [-d DISPLAY_ID]\n"
+            "  dismiss-keyguard\n    Dismiss the keyguard, prompting user for auth if necessary.\n"
         )
     sub, rest = args[0], args[1:]
+    if sub == "dismiss-keyguard":  # WindowManagerService.dismissKeyguard: an insecure lock just goes
+        phone.keyguard.dismiss()
+        return ok()
     if sub == "size":
         if not rest:
             w, h = phone.physical_size

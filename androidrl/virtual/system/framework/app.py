@@ -9,12 +9,20 @@ app depends on how the phone is put together.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.content import ContentProvider, ContentResolver
+from androidrl.virtual.system.framework.intent import (
+    ACTION_MAIN,
+    CATEGORY_DEFAULT,
+    CATEGORY_LAUNCHER,
+    Intent,
+    IntentFilter,
+)
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
@@ -35,6 +43,7 @@ class Context:
         finish_activity: Closes an activity (``Activity.finish``).
         invalidate: Asks for the screen to be rebuilt.
         next_seed: A seed for an app's own RNG, drawn from the phone's seeded RNG.
+        content: The content resolver: every provider's data by URI (``context.content.query(uri, ...)``).
         log: ``log(package, tag, message)`` writes to the phone's log from the app's process.
         clipboard: The clipboard (``ClipboardManager``).
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
@@ -50,6 +59,7 @@ class Context:
     finish_activity: Callable[[Activity], None]
     invalidate: Callable[[], None]
     next_seed: Callable[[], int]
+    content: ContentResolver
     log: Callable[[str, str, str], None] = lambda package, tag, message: None
     clipboard: Clipboard = field(default_factory=Clipboard)
     toast: Callable[[str, bool], None] = lambda text, long: None
@@ -183,9 +193,13 @@ class App:
         color: Icon colour.
         activities: Fully qualified class name -> activity class.
         main: Class name of the launcher activity (None for apps without an icon).
-        actions: Intent action -> class name, for implicit intents.
+        actions: Intent action -> class name, for implicit intents (a filter with the action and
+            ``android.intent.category.DEFAULT``, no data).
         system: Whether it is a system app (``pm list packages -s``).
         data: The app's saved data: it survives ``am force-stop`` and ``pm clear`` wipes it.
+        filters: The intent filters of its activities (actions, categories, data schemes, MIME types).
+        providers: The content providers it owns, by class (each with its ``authority``); the
+            system makes one of each while the package is installed, and ``pm clear`` wipes them.
         strings: The app's string table: language ("" for the default, ``de``...) -> key -> text
             (Android's ``res/values*/strings.xml``), read with :meth:`Activity.string`.
     """
@@ -199,4 +213,19 @@ class App:
     actions: dict[str, str] = field(default_factory=dict)
     system: bool = True
     data: dict[str, Any] = field(default_factory=dict)
+    filters: tuple[IntentFilter, ...] = ()
+    providers: tuple[type[ContentProvider], ...] = ()
     strings: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict) -> App:
+        """A copy for a snapshot: its own data; the manifest (activities, filters, providers...) shared."""
+        clone = copy.copy(self)
+        memo[id(self)] = clone
+        clone.data = copy.deepcopy(self.data, memo)
+        return clone
+
+    def intent_filters(self) -> list[IntentFilter]:
+        """Every filter its activities have: the launcher activity's (MAIN), ``actions``', then ``filters``."""
+        found = [IntentFilter(self.main, (ACTION_MAIN,), (CATEGORY_LAUNCHER, CATEGORY_DEFAULT))] if self.main else []
+        found += [IntentFilter(cls, (action,)) for action, cls in self.actions.items()]
+        return found + list(self.filters)

@@ -4,7 +4,8 @@ As on Android, a tap clicks the top-most clickable view under it, a swipe past t
 slop drags what takes drags that way (a list scrolls and flings, a SeekBar slides, a row is
 swiped away), a touch that stays put for the long-press timeout is a long press, typed text
 goes to the focused EditText of the window with focus, BACK closes the keyboard or the top
-dialog before it pops the top activity, and HOME shows the launcher.
+dialog before it pops the top activity, and HOME shows the launcher. The window policy sees
+every event first (a sleeping screen, the keyguard, the shade: BACK closes the shade first).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
+from androidrl.virtual.system.window.policy import WindowPolicy
 from androidrl.virtual.ui.views import Drag, View, find_target
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
@@ -34,6 +36,7 @@ class InputDispatcher:
         display: Whose windows are hit-tested.
         activities: Takes BACK and HOME.
         settings: ``secure long_press_timeout`` sets how long a press must be held.
+        policy: Sees every key and touch first, and may take it.
         lock: The phone's lock, held for each event.
     """
 
@@ -42,12 +45,14 @@ class InputDispatcher:
         display: Display,
         activities: ActivityManager,
         settings: SettingsStore,
+        policy: WindowPolicy,
         *,
         lock: threading.RLock,
     ) -> None:
         self.display = display
         self.activities = activities
         self.settings = settings
+        self.policy = policy
         self._lock = lock
         # (x, y, monotonic time) of an injected touch that went down and not yet up, else None
         self._touch_down: tuple[float, float, float] | None = None
@@ -55,6 +60,8 @@ class InputDispatcher:
     def tap(self, x: float, y: float) -> None:
         """A touch down and up at ``(x, y)``: clicks the top-most clickable view there."""
         with self._lock:
+            if self.policy.intercept_touch(x, y, x, y):
+                return  # (what the policy changed redraws the screen itself)
             view = self._hit(x, y, lambda v: v.clickable or v.on_click is not None or v.on_tap is not None)
             if view is not None:
                 with self.display.window_manager.frame():
@@ -68,6 +75,8 @@ class InputDispatcher:
     def long_press(self, x: float, y: float) -> None:
         """A touch held past the long-press timeout: long-clicks, or clicks a view that only clicks."""
         with self._lock:
+            if self.policy.intercept_touch(x, y, x, y):
+                return
             view = self._hit(x, y, lambda v: v.clickable or v.long_clickable or v.on_click is not None)
             if view is not None:
                 with self.display.window_manager.frame():
@@ -87,6 +96,8 @@ class InputDispatcher:
         """
         with self._lock:
             slop = TOUCH_SLOP_DP * self.display.metrics.scale
+            if self.policy.intercept_touch(x1, y1, x2, y2):
+                return
             if abs(x2 - x1) <= slop and abs(y2 - y1) <= slop:
                 timeout = int(self.settings.get("secure", "long_press_timeout") or 400)
                 if duration_ms >= timeout:
@@ -124,7 +135,7 @@ class InputDispatcher:
     def type_text(self, text: str) -> None:
         """Keys typed into the focused text field (dropped when nothing has focus)."""
         with self._lock:
-            view = self._focused()
+            view = None if self.policy.takes_text() else self._focused()
             if view is not None and view.on_text is not None and text:
                 view.on_text(text)
             self.display.invalidate()
@@ -132,6 +143,8 @@ class InputDispatcher:
     def press_key(self, code: int) -> None:
         """A key press: BACK, HOME, or a key for the focused view (DEL, ENTER, a character key types it)."""
         with self._lock:
+            if self.policy.intercept_key(code):
+                return  # (what the policy changed redraws the screen itself)
             if code == KEYCODE_HOME:
                 self.activities.go_home()
             elif code == KEYCODE_BACK:
@@ -155,4 +168,4 @@ class InputDispatcher:
         return None
 
     def _focused(self) -> View | None:
-        return next((v for v in self.display.app_window().walk() if v.focused), None)
+        return next((v for v in self.display.focused_window()[0].walk() if v.focused), None)

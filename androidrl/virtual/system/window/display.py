@@ -1,7 +1,8 @@
 """The display: what the screen shows, as a frame, as ``screencap`` bytes and as UI XML.
 
 The window manager (``window_manager``) composes the top activity's window with the dialogs,
-popups, toast and keyboard over it; the system bars go over them all. The screen is rebuilt
+popups, toast and keyboard over it, the system bars and SystemUI's NotificationShade window
+(the keyguard, or the pulled-down shade); a sleeping screen is black. The screen is rebuilt
 only after :meth:`Display.invalidate` (or when something on it moves on with the clock), and a
 frame is rasterised only when its display list differs, so screenshots of an unchanged screen
 cost nothing.
@@ -18,7 +19,7 @@ import numpy as np
 from PIL import Image
 
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
-from androidrl.virtual.system.window.system_bars import SystemBars
+from androidrl.virtual.system.power import Wakefulness
 from androidrl.virtual.system.window.window_manager import WindowManager
 from androidrl.virtual.ui.render import Op, Renderer
 from androidrl.virtual.ui.uixml import dump_hierarchy
@@ -33,8 +34,8 @@ class Display:
 
     Args:
         metrics: Screen size and density.
-        window_manager: Composes the app's windows (the activity's, its dialogs, toasts, keyboard).
-        bars: The status and navigation bars drawn over them.
+        window_manager: Composes the windows (the activity's, its dialogs, toasts, keyboard, SystemUI's).
+        wakefulness: A sleeping screen is black.
         props: System properties (the SDK level decides ``screencap``'s raw header).
         lock: The phone's lock, held while the window is read.
     """
@@ -43,20 +44,20 @@ class Display:
         self,
         metrics: DisplayMetrics,
         window_manager: WindowManager,
-        bars: SystemBars,
+        wakefulness: Wakefulness,
         props: Mapping[str, str],
         *,
         lock: threading.RLock,
     ) -> None:
         self.metrics = metrics
         self.window_manager = window_manager
-        self.bars = bars
+        self.wakefulness = wakefulness
         self._props = props
         self._lock = lock
         self._dirty = True
         self._renderer: Renderer | None = None
         self._window: View | None = None
-        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, then the window manager's
+        self._windows: tuple[View, ...] = ()  # hit-test order: top-most first
         self._package = ""
         self._ops: tuple[Op, ...] = ()
         self._xml: str | None = None
@@ -71,22 +72,27 @@ class Display:
         if not self._dirty and not self.window_manager.due():
             return
         composition = self.window_manager.compose()
-        overlays, bar_ops = self.bars.layout()
-        self._window, self._windows = composition.focus, (*reversed(overlays), *composition.windows)
-        self._package = composition.package
-        self._ops = composition.ops + bar_ops
+        self._window, self._windows, self._package = composition.focus, composition.windows, composition.package
+        if self.wakefulness.awake:
+            self._ops = composition.ops
+        else:  # the panel is off
+            self._ops = (("rect", (0, 0, self.metrics.width, self.metrics.height), (0, 0, 0), 0),)
         self._xml = None
         self._dirty = False
 
     def windows(self) -> tuple[View, ...]:
-        """The laid-out window roots, top-most first: the system bars, then the window manager's."""
+        """The laid-out window roots, top-most first (the window manager's z-order)."""
         self.refresh()
         return self._windows
 
-    def app_window(self) -> View:
-        """The laid-out window with focus (the activity's, or a dialog or popup over it)."""
+    def focused_window(self) -> tuple[View, str]:
+        """The laid-out window with focus and its package: the active window ``uiautomator dump`` reads.
+
+        SystemUI's NotificationShade while it shows, else the top dialog or popup that takes
+        focus, else the activity's.
+        """
         self.refresh()
-        return self._window
+        return self._window, self._package
 
     def screenshot(self) -> np.ndarray:
         """The screen as a read-only ``(height, width, 3)`` uint8 RGB array.

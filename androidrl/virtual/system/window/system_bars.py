@@ -29,21 +29,28 @@ class SystemBars:
         self.inject_key = inject_key
         self._cache: tuple | None = None  # (key, [status, nav], their display list)
 
-    def layout(self) -> tuple[list[View], tuple[Op, ...]]:
+    def layout(self, navigation: bool = True) -> tuple[list[View], tuple[Op, ...]]:
         """The laid-out status and navigation bars and their display list.
+
+        Args:
+            navigation: Whether the navigation bar shows (the keyguard hides it: the lock
+                screen disables BACK, HOME and OVERVIEW).
 
         Rebuilt only when what they show changes: most refreshes only change the app.
         """
         metrics, radios = self.metrics, self.radios
         width, height, scale = metrics.width, metrics.height, metrics.scale
-        key = (width, height, scale, radios.airplane_enabled, radios.wifi_enabled, radios.bluetooth_enabled)
+        key = (width, height, scale, radios.airplane_enabled, radios.wifi_enabled, radios.bluetooth_enabled, navigation)
         if self._cache is None or self._cache[0] != key:
             top, bottom = metrics.app_area
             status = self._status_bar()
             status.layout((0, 0, width, top), (0, 0, width, top), scale)
-            nav = self._nav_bar()
-            nav.layout((0, bottom, width, height), (0, bottom, width, height), scale)
-            self._cache = (key, [status, nav], display_list(status, scale) + display_list(nav, scale))
+            bars, ops = [status], display_list(status, scale)
+            if navigation:
+                nav = self._nav_bar()
+                nav.layout((0, bottom, width, height), (0, bottom, width, height), scale)
+                bars, ops = [status, nav], ops + display_list(nav, scale)
+            self._cache = (key, bars, ops)
         return self._cache[1], self._cache[2]
 
     def _status_bar(self) -> View:

@@ -1,12 +1,15 @@
 """The window manager: which windows are on screen, in what order, where, and which one has focus.
 
 Above the top activity's window (its decor: a white window and its ``android:id/content``) come,
-in Android's z-order (WindowManagerPolicy.getWindowLayerFromTypeLw: application windows, then
-TYPE_TOAST, then TYPE_INPUT_METHOD, with the system bars above all): the dialogs and popups the
-activity shows, bottom first; the toast; the soft keyboard. The window with focus — the top
-focusable dialog or popup, else the activity's — gets the keys and typed text, and is what
-``uiautomator dump`` reports (DumpCommand dumps ``getRootInActiveWindow()``: the focused window;
-toasts, the keyboard and the floating text toolbar take no focus and never show in it).
+in Android's z-order (WindowManagerPolicy.getWindowLayerFromTypeLw: application windows 2,
+TYPE_TOAST 7, TYPE_INPUT_METHOD 13, TYPE_STATUS_BAR 15, TYPE_NOTIFICATION_SHADE 17,
+TYPE_NAVIGATION_BAR 24): the dialogs and popups the activity shows, bottom first; the toast; the
+soft keyboard; the status bar; SystemUI's NotificationShade window (the pulled-down shade, or
+the keyguard over everything while the phone is locked); the navigation bar (hidden on the lock
+screen). The window with focus — the NotificationShade while it shows, else the top focusable
+dialog or popup, else the activity's — gets the keys and typed text, and is what ``uiautomator
+dump`` reports (DumpCommand dumps ``getRootInActiveWindow()``: the focused window; toasts, the
+keyboard, the bars and the floating text toolbar take no focus and never show in it).
 
 It also applies the phone's configuration (font scale, dark theme, locale) while windows are
 built and drawn, keeps time for what moves on the clock (toasts, snackbars, flings), and
@@ -27,6 +30,9 @@ from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.metrics import NAV_BAR_DP, DisplayMetrics
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.settings_provider import SettingsStore
+from androidrl.virtual.system.window.notification_shade import PACKAGE as SYSTEMUI
+from androidrl.virtual.system.window.notification_shade import NotificationShade
+from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.ui import config
 from androidrl.virtual.ui.config import Configuration
 from androidrl.virtual.ui.dialogs import popup_frame
@@ -47,7 +53,7 @@ class Composition:
     Attributes:
         focus: The root of the window with focus: keys and text go to it, the dump shows it.
         package: Whose window that is.
-        windows: Window roots to hit-test, top-most first (the system bars excepted).
+        windows: Window roots to hit-test, top-most first.
         ops: The display list of them all, back to front.
     """
 
@@ -67,6 +73,8 @@ class WindowManager:
         settings: ``system font_scale`` and ``secure ui_night_mode`` (the configuration).
         props: ``persist.sys.locale`` (the locale).
         ime: The soft keyboard.
+        bars: The status and navigation bars.
+        shade: SystemUI's NotificationShade window: the keyguard, or the pulled-down shade.
         lock: The phone's lock.
     """
 
@@ -78,6 +86,8 @@ class WindowManager:
         settings: SettingsStore,
         props: Mapping[str, str],
         ime: InputMethod,
+        bars: SystemBars,
+        shade: NotificationShade,
         *,
         lock: threading.RLock,
     ) -> None:
@@ -87,6 +97,8 @@ class WindowManager:
         self.settings = settings
         self.props = props
         self.ime = ime
+        self.bars = bars
+        self.shade = shade
         self._lock = lock
         self._toasts: list[tuple[str, float]] = []  # (text, seconds), the one showing first
         self._toast_since: float | None = None  # uptime the first one showed at
@@ -191,9 +203,7 @@ class WindowManager:
             focus_tree = dict(built)[focus] if focus is not None else content
             if self.ime.shown and not any(v.focused for v in focus_tree.walk() if isinstance(v, EditText)):
                 self.ime.hide()  # no text field has focus: the keyboard goes (InputMethodManagerService)
-            scale = self.metrics.scale  # (sp text follows the font scale: a Density carries it)
-            if configuration.font_scale != 1.0:
-                scale = Density(scale, configuration.font_scale)
+            scale = self._scale(configuration)
             bottom = self.ime.top() if self.ime.shown else self.metrics.app_area[1]  # above the keyboard
             app = self._app_window(activity, content, now, scale, bottom)
             ops: list[Op] = list(display_list(app, scale))
@@ -212,16 +222,33 @@ class WindowManager:
                 hit.insert(0, keyboard)
             self._wake = min(self._snackbar_end(activity), self._toast_end())
             self._composed_at, self._moving_until = now, config.animating_until()
-        result = tuple(ops)
-        return Composition(
-            focus_root, activity.app.package, tuple(hit), night(result) if configuration.night else result
-        )
+        apps = night(tuple(ops)) if configuration.night else tuple(ops)  # (SystemUI's windows keep their colours)
+        # SystemUI's windows: the shade starts below the status bar, so drawing both bars after it
+        # gives the z-order status bar < NotificationShade < navigation bar.
+        shade = self.shade.layout(self.metrics.app_area[0])
+        overlays, bar_ops = self.bars.layout(navigation=not self.shade.keyguard.showing)
+        shade_ops = display_list(shade, self.metrics.scale) if shade is not None else ()
+        windows = (*reversed(overlays), *([shade] if shade is not None else []), *hit)
+        if shade is not None:
+            return Composition(shade, SYSTEMUI, windows, apps + shade_ops + bar_ops)
+        return Composition(focus_root, activity.app.package, windows, apps + bar_ops)
+
+    def decor(self, activity: Activity) -> View:
+        """``activity``'s window laid out as it is now, its snackbar aside (``dumpsys activity``'s view hierarchy)."""
+        with config.applied(self.configuration()) as configuration:
+            top = activity is self.activities.top_activity
+            bottom = self.ime.top() if top and self.ime.shown else self.metrics.app_area[1]
+            return self._decor([activity.build()], self._scale(configuration), bottom)
+
+    def _scale(self, configuration: Configuration) -> float:
+        """Pixels per dp, carrying the font scale when it is not 1 (sp text follows it: a Density)."""
+        scale = self.metrics.scale
+        return Density(scale, configuration.font_scale) if configuration.font_scale != 1.0 else scale
 
     def _app_window(self, activity: Activity, content: View, now: float, scale: float, bottom: int) -> View:
         """The activity's window: its content (and snackbar) in the decor, down to ``bottom``."""
-        metrics = self.metrics
-        width, height = metrics.width, metrics.height
-        top = metrics.app_area[0]
+        width = self.metrics.width
+        top = self.metrics.app_area[0]
         children = [content]
         bar = activity.snackbar
         if bar is not None and bar.shown_at is not None and now >= bar.shown_at + bar.seconds:
@@ -233,6 +260,12 @@ class WindowManager:
             view.x, view.width = 8, width / scale - 16
             view.y = (bottom - top) / scale - 8 - view.measure_height(width - round(16 * scale), scale) / scale
             children.append(view)
+        return self._decor(children, scale, bottom)
+
+    def _decor(self, children: list[View], scale: float, bottom: int) -> View:
+        """A white window over the screen, its ``android:id/content`` frame holding ``children`` down to ``bottom``."""
+        width, height = self.metrics.width, self.metrics.height
+        top = self.metrics.app_area[0]
         frame = FrameLayout(children, resource_id="android:id/content")
         window = FrameLayout([frame], background=WHITE)
         window.bounds = window.visible = (0, 0, width, height)

@@ -1,1 +1,5 @@
-"""Toybox, Android's small Unix tools: ``files``, ``text``, ``system`` (users, clock, processes) and ``net``."""
+"""Toybox, Android's small Unix tools.
+
+``files``, ``disk`` (``df``), ``fileinfo`` (``du``, ``stat``), ``filters``, ``find``, ``sed``, ``strings``,
+``text``, ``misc``, ``system`` (users, clock, processes) and ``net``.
+"""

@@ -1,11 +1,12 @@
 """Toybox's tools for the system, in toybox's formats.
 
-``id``, ``whoami``, ``uname``, ``date``, ``sleep``, ``which``, ``ps``, ``pidof`` and ``reboot``.
+``id``, ``whoami``, ``uname``, ``date``, ``uptime``, ``sleep``, ``env``, ``which``, ``ps``, ``pidof`` and
+``reboot``.
 """
 
 from __future__ import annotations
 
-from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.shell.interpreter import Shell, is_builtin
 from androidrl.virtual.shell.registry import Result, command, fail, ok
 
 
@@ -40,12 +41,80 @@ def _uname(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("date")
 def _date(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    """``date [+FORMAT]``: the phone's time (its own clock, in ``persist.sys.timezone``), as toybox prints it."""
-    now = sh.phone.clock.local(timezone=sh.phone.getprop("persist.sys.timezone"))
-    if len(argv) > 1 and argv[1].startswith("+"):
-        spec = argv[1][1:].replace("%N", f"{now.microsecond * 1000:09d}").replace("%s", str(int(now.timestamp())))
-        return ok(now.strftime(spec) + "\n")
-    return ok(now.strftime("%a %b %d %H:%M:%S %Z %Y") + "\n")
+    """``date [-u] [+FORMAT]``: the phone's time (its own clock, in ``persist.sys.timezone``), as toybox prints it.
+
+    The format is ``%a %b %e %H:%M:%S %Z %Y`` by default. Setting the time (``date SET``) needs root.
+    """
+    args = argv[1:]
+    utc = "-u" in args
+    args = [a for a in args if a != "-u"]
+    if args and not args[0].startswith("+"):
+        if args[0] in ("-d", "-r", "-s", "-D", "-I"):
+            return fail(f"date: {args[0]} is not supported on this phone\n")
+        return fail("date: cannot set date: Operation not permitted\n") if not sh.phone.root else fail(
+            "date: setting the date is not supported on this phone\n"
+        )  # fmt: skip
+    now = sh.phone.clock.local(timezone="" if utc else sh.phone.getprop("persist.sys.timezone"))
+    spec = args[0][1:] if args else "%a %b %e %H:%M:%S %Z %Y"
+    spec = spec.replace("%N", f"{now.microsecond * 1000:09d}").replace("%s", str(int(now.timestamp())))
+    return ok(now.strftime(spec) + "\n")
+
+
+@command("uptime")
+def _uptime(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """Toybox ``uptime [-ps]``: `` 09:00:00 up 0 min,  0 users,  load average: ...`` (Android keeps no utmp)."""
+    clock = sh.phone.clock
+    now = clock.local(timezone=sh.phone.getprop("persist.sys.timezone"))
+    up = int(clock.uptime())
+    if "-s" in argv:
+        return ok(clock.local(clock.now() - up, sh.phone.getprop("persist.sys.timezone")).strftime("%F %T") + "\n")
+    minutes, hours, days = up // 60 % 60, up // 3600 % 24, up // 86400
+    loads = "load average: 0.52, 0.48, 0.41"
+    if "-p" in argv:
+        weeks, days = days // 7, days % 7
+        plural = lambda n: "" if n == 1 else "s"  # noqa: E731
+        return ok(
+            f"up {weeks} week{plural(weeks)}, {days} day{plural(days)}, {hours} hour{plural(hours)}, "
+            f"{minutes} minute{plural(minutes)},  {loads}\n"
+        )
+    text = f" {now:%H:%M:%S} up "
+    if days:
+        text += f"{days} day{'' if days == 1 else 's'}, "
+    text += f"{hours:2d}:{minutes:02d}, " if hours else f"{minutes} min, "
+    return ok(text + f" 0 users,  {loads}\n")
+
+
+@command("env")
+def _env(sh: Shell, argv: list[str], stdin: bytes) -> Result:
+    """Toybox ``env [-i] [-u NAME] [NAME=VALUE...] [COMMAND...]``: the environment, or a command run in another."""
+    args, clear, unset = argv[1:], False, []
+    while args and args[0].startswith("-"):
+        flag = args.pop(0)
+        if flag in ("-i", "-"):
+            clear = True
+        elif flag == "-u" and args:
+            unset.append(args.pop(0))
+        elif flag == "--":
+            break
+        else:
+            return fail(f"env: Unknown option '{flag.lstrip('-')[:1]}' (see \"env --help\")\n", 125)
+    environment = {} if clear else {k: v for k, v in sh.variables.items() if k in sh.exported}
+    for name in unset:
+        environment.pop(name, None)
+    while args and "=" in args[0]:
+        name, _, value = args.pop(0).partition("=")
+        environment[name] = value
+    if not args:
+        return ok("".join(f"{k}={v}\n" for k, v in environment.items()))
+    saved = (sh.variables, sh.exported)
+    sh.variables = {**{k: v for k, v in sh.variables.items() if k not in sh.exported}, **environment}
+    sh.exported = set(environment)
+    try:
+        if (args[0] not in sh.commands or is_builtin(sh.commands[args[0]])) and "/" not in args[0]:
+            return fail(f"env: exec {args[0]}: No such file or directory\n", 127)
+        return b"", b"", sh.run_utility(args)
+    finally:
+        sh.variables, sh.exported = saved
 
 
 @command("sleep")
@@ -59,7 +128,7 @@ def _sleep(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if sh.phone.clock.stepped:
         sh.phone.clock.advance(seconds)
     if sh.wait(seconds):
-        return b"", b"", 130
+        return b"", b"", sh.killed_status  # a signal (or the client going away) ends it
     return ok()
 
 
@@ -67,7 +136,7 @@ def _sleep(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 def _which(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     found, code = [], 0
     for name in (a for a in argv[1:] if not a.startswith("-")):
-        if name in sh.commands and name not in ("export", "unset", "cd", "exit"):
+        if name in sh.commands and not is_builtin(sh.commands[name]):
             found.append(f"/system/bin/{name}\n")
         else:
             code = 1

@@ -1,6 +1,8 @@
-"""Fixed value pools of the generators: names, words, alarm labels, event titles.
+"""Fixed value pools: names, words, alarm labels, event titles.
 
-Fixed lists, never downloaded, so a seed draws the same values on every machine. The name
+The task generators (``androidrl.tasks.generators``) draw parameters from them, and the virtual
+phone its seeded content (``androidrl.virtual.system.content.seed``), so the people a task names
+are the kind the phone holds. Fixed lists, never downloaded, so a seed draws the same values on every machine. The name
 pools are diverse on purpose (and a few names carry accents: a family that must type a name
 asks for ASCII ones, since Android's ``input text`` types only printable ASCII).
 """

@@ -1,0 +1,139 @@
+"""Notifications and the status bar's panel: what is posted, and whether the shade is pulled down.
+
+:class:`NotificationManager` holds the posted notifications as NotificationManagerService
+does (``cmd notification post`` posts as ``com.android.shell``, id 2020); :class:`StatusBar`
+is the shade's state that StatusBarManagerService drives (``cmd statusbar
+expand-notifications|expand-settings|collapse``). The window manager draws from both.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One posted notification (a StatusBarNotification and what its Notification shows).
+
+    Attributes:
+        package: Who posted it.
+        uid: The poster's uid.
+        id: Its id (``cmd notification post`` always uses 2020).
+        tag: Its tag.
+        title: ``android.title``, or "".
+        text: ``android.text``.
+        style: ``bigtext``, ``bigpicture``, ``inbox``, ``messaging``, ``media`` or "".
+        posted_at: When it was posted, in seconds since the epoch.
+        opens: The component its content intent starts, or "".
+    """
+
+    package: str
+    uid: int
+    id: int
+    tag: str
+    title: str
+    text: str
+    style: str = ""
+    posted_at: float = 0.0
+    opens: str = ""
+
+    @property
+    def key(self) -> str:
+        """``user|package|id|tag|uid``, as StatusBarNotification.key builds it."""
+        return f"0|{self.package}|{self.id}|{self.tag}|{self.uid}"
+
+    @property
+    def record_hash(self) -> str:
+        """A stable stand-in for the record's identity hash in dumps."""
+        return f"{zlib.crc32(self.key.encode()) & 0xFFFFFFFF:08x}"
+
+
+class NotificationManager:
+    """The posted notifications, newest last; a repost with the same key replaces the old one.
+
+    Args:
+        on_change: Runs after every post or cancel (the shade shows them).
+    """
+
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+        self._posted: dict[str, Notification] = {}
+        self._on_change = on_change
+
+    def post(self, notification: Notification) -> None:
+        """Post (or update) a notification."""
+        self._posted.pop(notification.key, None)
+        self._posted[notification.key] = notification
+        self._changed()
+
+    def cancel(self, key: str) -> bool:
+        """Take a notification away by key; whether there was one."""
+        removed = self._posted.pop(key, None) is not None
+        if removed:
+            self._changed()
+        return removed
+
+    def cancel_all(self) -> None:
+        """Take every notification away (the shade's "Clear all")."""
+        if self._posted:
+            self._posted.clear()
+            self._changed()
+
+    def active(self) -> list[Notification]:
+        """The posted notifications, oldest first."""
+        return list(self._posted.values())
+
+    def get(self, key: str) -> Notification | None:
+        """The notification with that key, or None."""
+        return self._posted.get(key)
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+
+#: The shade's states: closed, pulled down to the notifications, or all the way to quick settings.
+PANEL_STATES = ("collapsed", "notifications", "settings")
+
+
+class StatusBar:
+    """Whether the notification shade is pulled down, and how far.
+
+    Args:
+        on_change: Runs after the panel opens or closes.
+    """
+
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+        self._panel = "collapsed"
+        self._on_change = on_change
+
+    @property
+    def panel(self) -> str:
+        """``collapsed``, ``notifications`` or ``settings``."""
+        return self._panel
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the shade is down."""
+        return self._panel != "collapsed"
+
+    def expand_notifications(self) -> None:
+        """Pull the shade down to the notifications."""
+        self._set("notifications")
+
+    def expand_settings(self) -> None:
+        """Pull the shade down to quick settings."""
+        self._set("settings")
+
+    def collapse(self) -> bool:
+        """Close the shade; whether it was open."""
+        was = self.expanded
+        self._set("collapsed")
+        return was
+
+    def _set(self, panel: str) -> None:
+        if panel != self._panel:
+            self._panel = panel
+            if self._on_change is not None:
+                self._on_change()
