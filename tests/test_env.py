@@ -109,6 +109,8 @@ def test_each_action_type_does_what_it_says(env, phone):
     assert 'text="hi there" resource-id="com.androidrl.notes:id/note_input"' in env.xml
     env.step(EnvAction(action_type=EnvActionType.SYSTEM_ENTER))
     assert 'text="hi there" resource-id="com.androidrl.notes:id/note_item"' in env.xml
+    env.step(EnvAction(action_type=EnvActionType.SYSTEM_BACK))  # the first BACK closes the soft keyboard
+    assert phone.foreground()[0] == "com.androidrl.notes"
     env.step(EnvAction(action_type=EnvActionType.SYSTEM_BACK))
     assert phone.foreground()[0] == "com.android.launcher3"
     env.step(EnvAction(action_type=EnvActionType.USER_LONGPRESS, coord=center(node_bounds(env.xml, text="Settings"))))

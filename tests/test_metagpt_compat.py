@@ -82,7 +82,9 @@ def test_action_methods_act_on_the_phone(ext_env, phone):
     assert ext_env.user_input(attack) == ""
     assert phone.top_activity.draft == attack
     assert not phone.fs.exists("/sdcard/pwned") and phone.online
-    assert ext_env.system_back() == ""
+    assert ext_env.system_back() == ""  # the first BACK closes the soft keyboard
+    assert foreground(phone) == "com.androidrl.notes"
+    ext_env.system_back()
     assert foreground(phone) == "com.android.launcher3"
     phone.shell("am start -n com.android.settings/.Settings")
     ext_env.user_swipe(180, 700, orient="up", dist="long")

@@ -9,7 +9,7 @@ import numpy as np
 
 from androidrl.bench.figures import Figure, interleave
 from androidrl.device.spec import DeviceSpec
-from androidrl.registration import make_virtual_env, pixel_wrap
+from androidrl.registration import make_virtual_env, pixel_wrap, wrap_env
 from androidrl.vector.settings import VectorSettings
 
 
@@ -97,9 +97,65 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 
 
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both)."""
+    """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
+
+    And at 360x800 on the Notes screen with the soft keyboard up.
+    """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes]
+    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+
+
+#: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
+NOTES_KEYBOARD = {
+    "name": "notes-keyboard",
+    "description": "Random taps on Notes with the keyboard up (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "pm clear com.androidrl.notes"},
+        {"launch": {"component": "com.androidrl.notes/.MainActivity"}},
+        {"tap": {"node": {"resource_id": "com.androidrl.notes:id/note_input"}}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+def _keyboard(rounds: int) -> Figure:
+    """In-process steps/s at 360x800 on Notes with the keyboard up: raw, and wrapped 84x84.
+
+    Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
+    sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
+    field moves the cursor.
+    """
+    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
+    envs = {
+        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False, write_files=False),
+        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False), action=grid),
+    }
+    rng = np.random.default_rng(0)
+    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
+    table = [envs["wrapped 84x84"].action(a) for a in acts]
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env, steps) -> Callable[[], None]:
+            def go() -> None:
+                for a in steps:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {name: run(env, table if name == "raw AndroidEnv" else acts) for name, env in envs.items()},
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
+        return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+    finally:
+        for env in envs.values():
+            env.close()
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

@@ -45,15 +45,36 @@ class DeviceSpec:
     density: int = 420
     adb_host: str = "127.0.0.1"
     adb_port: int | None = None
+    night: bool = False
+    font_scale: float = 1.0
+    locale: str = "en-US"
     content: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def virtual_phone(
-        cls, width: int = 1080, height: int = 2400, density: int = 420, content: Mapping[str, int] | None = None
+        cls,
+        width: int = 1080,
+        height: int = 2400,
+        density: int = 420,
+        night: bool = False,
+        font_scale: float = 1.0,
+        locale: str = "en-US",
+        content: Mapping[str, int] | None = None,
     ) -> DeviceSpec:
-        """A virtual phone of this size and density, holding ``content`` (kind -> count) seeded from its seed."""
+        """A virtual phone of this size and density, in the dark theme or not, at a font scale, in a locale.
+
+        It holds ``content`` (kind -> count) seeded from its seed.
+        """
         return cls(
-            f"virtual:{width}x{height}@{density}", True, width, height, density, content=tuple((content or {}).items())
+            f"virtual:{width}x{height}@{density}",
+            True,
+            width,
+            height,
+            density,
+            night=night,
+            font_scale=font_scale,
+            locale=locale,
+            content=tuple((content or {}).items()),
         )
 
     @classmethod
@@ -110,6 +131,9 @@ class DeviceSpec:
                 height=self.height,
                 density=self.density,
                 seed=seed + index,
+                night=self.night,
+                font_scale=self.font_scale,
+                locale=self.locale,
                 content=dict(self.content) or None,
             )
         from androidrl.device.adb import AdbDevice

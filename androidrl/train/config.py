@@ -81,6 +81,7 @@ from androidrl.validation import (
 from androidrl.vector.cluster import check_ray_settings
 from androidrl.vector.settings import VectorSettings
 from androidrl.virtual.system.content.seed import check_content
+from androidrl.virtual.ui.config import LOCALE, MAX_FONT_SCALE, MIN_FONT_SCALE
 from androidrl.wrappers import ACTION_WRAPPERS, ElementObservation, InstructionObservation, ScreenshotObservation
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -172,16 +173,20 @@ class Plugin(_Model):
 
 
 class VirtualDevices(_Model):
-    """Virtual phones, one per worker process.
+    """Virtual phones, one per worker process, and their configuration (train on one, evaluate on another).
 
     ``content`` is what each phone starts with, drawn from its seed: ``{contacts: 20, events: 10,
-    messages: 15, calls: 10, files: 8, photos: 6, alarms: 3}`` (any of them).
+    messages: 15, calls: 10, files: 8, photos: 6, alarms: 3}`` (any of them). ``night`` (the dark
+    theme), ``font_scale`` (0.5-3.0) and ``locale`` (``de-DE``) are its configuration.
     """
 
     count: int = Field(default=2, ge=1, le=64)
     width: int = 360
     height: int = 800
     density: int = 160
+    night: bool = False  # the dark theme
+    font_scale: float = Field(default=1.0, ge=MIN_FONT_SCALE, le=MAX_FONT_SCALE)
+    locale: str = Field(default="en-US", max_length=10, pattern=f"^{LOCALE.pattern}$")
     content: dict[str, int] | None = None
 
     @model_validator(mode="after")
@@ -250,7 +255,9 @@ class Devices(_Model):
                 raise NestedErrors([("serials", str(err))]) from None
         else:
             v = self.virtual
-            self._specs = [DeviceSpec.virtual_phone(v.width, v.height, v.density, v.content)] * v.count
+            self._specs = [
+                DeviceSpec.virtual_phone(v.width, v.height, v.density, v.night, v.font_scale, v.locale, v.content)
+            ] * v.count
         return self
 
     def specs(self) -> list[DeviceSpec]:

@@ -32,6 +32,7 @@ from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY
 from androidrl.virtual.system.power import PhoneOfflineError
+from androidrl.virtual.ui.config import check_configuration
 
 __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
@@ -69,6 +70,12 @@ class VirtualPhone(PhoneCore):
         content: How many contacts, events, messages, calls, files, photos and alarms the phone
             starts with, drawn from ``seed`` (``{"contacts": 20, "messages": 15}``; see
             :mod:`androidrl.virtual.system.content.seed`).
+        night: Start in the dark theme (``secure ui_night_mode`` 2, as ``cmd uimode night yes``).
+        font_scale: Start with this font size (``system font_scale``; Android offers 0.85 to 2.0).
+        locale: Start in this locale (``persist.sys.locale``), e.g. ``de-DE``.
+
+    Raises:
+        ValueError: A font scale outside 0.5-3.0 or a locale that is not a language[-REGION] tag.
 
     Attributes:
         command_log: The most recent shell command lines received, oldest first (like a device log).
@@ -93,7 +100,11 @@ class VirtualPhone(PhoneCore):
         clock: Clock | None = None,
         storage: int = DEFAULT_CAPACITY,
         content: Mapping[str, int] | None = None,
+        night: bool = False,
+        font_scale: float = 1.0,
+        locale: str = "en-US",
     ) -> None:
+        check_configuration(font_scale, locale)
         super().__init__(
             width,
             height,
@@ -111,6 +122,9 @@ class VirtualPhone(PhoneCore):
             content=content,
         )
         self.command_log: deque[str] = deque(maxlen=1000)
+        self.settings.put("secure", "ui_night_mode", "2" if night else "1")
+        self.settings.put("system", "font_scale", repr(float(font_scale)))
+        self.props["persist.sys.locale"] = locale
         self.fs.mount("/system/bin", system_bin())
 
     def shell(

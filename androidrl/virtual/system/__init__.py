@@ -10,10 +10,12 @@ Rooms:
   display metrics (Android's ``android.app``, ``android.content``, ``android.util``).
 * ``activity_manager``, ``processes``: tasks of activities, and the processes they run in.
 * ``packages``, ``apk``: installed packages (``pm``), and what an APK declares.
-* ``window/``: the windows the display composes (apps, system bars, SystemUI's
-  NotificationShade) and their frames, ``screencap`` bytes and UI dump, and the window
-  policy that sees keys and touches first (PhoneWindowManager).
+* ``window/``: the window manager (the activity's window and the dialogs, popups, toasts and
+  keyboard over it, SystemUI's bars and NotificationShade window above them: z-order, focus,
+  BACK), the display that composes them into frames, ``screencap`` bytes and the UI dump, and
+  the window policy that sees keys and touches first (PhoneWindowManager).
 * ``input/``: input dispatch to the windows, and the evdev hardware under it.
+* ``input_method``, ``clipboard``: the soft keyboard (LatinIME) and the clipboard.
 * ``power``: on, rebooting, off, and the screen's wakefulness; ``keyguard``: the lock screen.
 * ``notifications``: the posted notifications and the status bar's panel (the shade).
 * ``settings_provider``, ``radios``, ``props``, ``logd``, ``fs``: the ``settings`` tables,
@@ -21,6 +23,6 @@ Rooms:
 * ``content/``: the content providers of the installed packages (AOSP's contacts, call log,
   SMS, calendar, alarms, MediaStore and settings providers among them) and the seeded content.
 
-New services get a module here (clipboard, alarms), or a folder when they have parts
+New services get a module here (alarms), or a folder when they have parts
 (as ``content/``); what apps see of them goes into ``Context``.
 """

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
@@ -32,6 +33,7 @@ from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
+from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.notifications import NotificationManager, StatusBar
@@ -46,6 +48,7 @@ from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.notification_shade import NotificationShade
 from androidrl.virtual.system.window.policy import WindowPolicy
 from androidrl.virtual.system.window.system_bars import SystemBars
+from androidrl.virtual.system.window.window_manager import WindowManager
 
 #: What a snapshot holds besides the files (a rough figure for the console's VM SIZE column).
 SNAPSHOT_BASE_BYTES = 1 << 20
@@ -110,6 +113,9 @@ class PhoneCore:
         apps: Installed packages by name.
         packages: The package manager (install, uninstall, clear, permissions, enabled state).
         activities: The activity manager (task stack).
+        windows: The window manager (the activity, its dialogs, popups, toasts, the keyboard, SystemUI's windows).
+        ime: The soft keyboard (``dumpsys input_method``).
+        clipboard: The clipboard.
         display: The screen: frames, ``screencap`` bytes, UI XML.
         input: Input dispatch (touches and keys, and what ``input`` injects).
         evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
@@ -180,6 +186,7 @@ class PhoneCore:
             on_clear=self.content.clear,
         )
         self._rng = np.random.default_rng(seed)
+        self.clipboard = Clipboard()
         context = Context(
             apps=self.apps,
             metrics=self.metrics,
@@ -191,6 +198,10 @@ class PhoneCore:
             next_seed=self.next_seed,
             content=self.content.resolver,
             log=self.app_log,
+            clipboard=self.clipboard,
+            toast=lambda text, long: self.windows.toast(text, long),
+            locale=lambda: self.windows.configuration().locale,
+            is_24_hour=self.is_24_hour,
         )
         self.activities = ActivityManager(
             self.packages,
@@ -217,7 +228,24 @@ class PhoneCore:
             self.radios,
             local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
         )
-        self.display = Display(self.metrics, self.activities, bars, shade, self.wakefulness, self.props, lock=self.lock)
+        # The keyboard types as `input text` does: into the focused field, through input dispatch.
+        self.ime = InputMethod(
+            self.metrics,
+            commit_text=lambda text: self.input.type_text(text),
+            send_key=lambda code: self.input.press_key(code),
+        )
+        self.windows = WindowManager(
+            self.metrics,
+            self.activities,
+            self.clock,
+            self.settings,
+            self.props,
+            self.ime,
+            bars,
+            shade,
+            lock=self.lock,
+        )
+        self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
         self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
@@ -260,7 +288,8 @@ class PhoneCore:
 
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
-        "settings", "fs", "metrics", "processes", "clock", "wakefulness", "keyguard", "notifications", "status_bar"
+        "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
+        "status_bar",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -297,6 +326,7 @@ class PhoneCore:
             self.props.clear()
             self.props.update(state["props"])
             self.root, self._rng = state["root"], state["rng"]
+            self.windows.restore(state["windows"])
             self.log.restore(saved["log"])  # (with the clock: a log newer than the phone's time would not be)
             self.invalidate()
 
@@ -321,12 +351,13 @@ class PhoneCore:
             "props": self.props,
             "root": self.root,
             "rng": self._rng,
+            "windows": self.windows.state(),
         }
 
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios, self.clock, self.content)
+        keep += (self.radios, self.clock, self.content, self.windows, self.ime)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
@@ -411,7 +442,16 @@ class PhoneCore:
         if name.startswith("ro.") and name in self.props:
             return False
         self.props[name] = value
+        self.invalidate()  # (persist.sys.locale changes what apps draw)
         return True
+
+    def is_24_hour(self) -> bool:
+        """``DateFormat.is24HourFormat``: ``settings system time_12_24``, else what the locale uses."""
+        setting = self.settings.get("system", "time_12_24")
+        if setting in ("12", "24"):
+            return setting == "24"
+        language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
+        return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
 
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""

@@ -31,7 +31,13 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "transition_animation_scale": "1.0",
         "animator_duration_scale": "1.0",
     },
-    "secure": {"long_press_timeout": "400", "location_mode": "3", "android_id": "a1b2c3d4e5f60718"},
+    "secure": {
+        "long_press_timeout": "400",
+        "location_mode": "3",
+        "android_id": "a1b2c3d4e5f60718",
+        "ui_night_mode": "1",
+        "default_input_method": "com.android.inputmethod.latin/.LatinIME",
+    },
     "system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0"},
 }
 

@@ -9,6 +9,7 @@ most screenshots cost a comparison instead of a redraw.
 from __future__ import annotations
 
 import functools
+import unicodedata
 import weakref
 from collections import Counter, deque
 
@@ -19,6 +20,9 @@ from androidrl.virtual.ui.views import (
     DIVIDER,
     HINT,
     PRIMARY,
+    SURFACE,
+    TEXT,
+    TEXT_SECONDARY,
     WHITE,
     AppIcon,
     Box,
@@ -30,13 +34,19 @@ from androidrl.virtual.ui.views import (
     View,
 )
 
-Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("layer", box, ops)
+Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("line", ...) | ("dim", box, alpha)
+#            | ("layer", box, ops)
 
 
 @functools.cache
 def font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled scalable font at ``size_px`` (the same on every machine)."""
     return ImageFont.load_default(size=max(4, size_px))
+
+
+def text_width(text: str, size_px: int) -> int:
+    """How many pixels wide ``text`` draws at ``size_px`` (a cursor's place, a field's selection)."""
+    return round(font(size_px).getlength(_drawable(text))) if text else 0
 
 
 def display_list(root: View, scale: float) -> tuple[Op, ...]:
@@ -52,7 +62,10 @@ def _emit(view: View, scale: float, ops: list[Op]) -> None:
     box = view.bounds
     if view.background is not None:
         ops.append(("rect", box, view.background, round(view.corner * scale)))
-    if isinstance(view, Switch):
+    painted = view.paint(scale) if view.paints else None
+    if painted is not None:  # a widget that draws itself (a CheckBox, a SeekBar, a picker's clock face)
+        ops += painted
+    elif isinstance(view, Switch):
         _emit_switch(view, box, ops)
     elif isinstance(view, AppIcon):
         _emit_app_icon(view, box, scale, ops)
@@ -73,6 +86,15 @@ def _emit(view: View, scale: float, ops: list[Op]) -> None:
         inner: list[Op] = []
         for child in view.children:
             _emit(child, scale, inner)
+        if view.glow:  # the edge effect of an overscroll: a flat glow pulled out from the edge
+            left, top, right, bottom = view.visible
+            depth = min(abs(view.glow), (bottom - top) // 4)
+            edge = (
+                (left, top - depth, right, top + depth)
+                if view.glow < 0
+                else (left, bottom - depth, right, bottom + depth)
+            )
+            inner.append(("disc", edge, GLOW))
         ops.append(("layer", view.visible, tuple(inner)))
     else:
         for child in view.children:
@@ -82,7 +104,46 @@ def _emit(view: View, scale: float, ops: list[Op]) -> None:
 def _text_op(view: View, text: str, scale: float, color: Color) -> Op:
     pad = round(view.padding * scale)
     box = (view.bounds[0] + pad, view.bounds[1], view.bounds[2] - pad, view.bounds[3])
-    return ("text", box, text, round(view.text_size * scale), color, view.bold, view.gravity)
+    return ("text", box, text, round(view.text_px(scale)), color, view.bold, view.gravity)
+
+
+#: The edge glow's colour (Material's overscroll tint over a light surface).
+GLOW = (210, 227, 252)
+
+# The dark theme's palette (Material dark surfaces and text), keyed by the light colour it replaces.
+NIGHT_PALETTE: dict[Color, Color] = {
+    WHITE: (32, 33, 36),
+    SURFACE: (41, 42, 45),
+    TEXT: (232, 234, 237),
+    TEXT_SECONDARY: (189, 193, 198),
+    PRIMARY: (138, 180, 248),
+    DIVIDER: (95, 99, 104),
+    HINT: (128, 134, 139),
+    GLOW: (60, 64, 67),
+    (245, 245, 245): (48, 49, 52),
+    (232, 240, 254): (40, 60, 95),
+    (189, 193, 198): (95, 99, 104),
+    (168, 199, 250): (60, 90, 140),
+    (116, 119, 117): (189, 193, 198),
+}
+
+
+def night(ops: tuple[Op, ...]) -> tuple[Op, ...]:
+    """``ops`` as the dark theme draws them: each palette colour mapped to its dark one (others stay)."""
+    return tuple(_night_op(op) for op in ops)
+
+
+def _night_op(op: Op) -> Op:
+    kind = op[0]
+    if kind == "layer":
+        return ("layer", op[1], night(op[2]))
+    if kind == "text":
+        return (*op[:4], NIGHT_PALETTE.get(op[4], op[4]), *op[5:])
+    if kind == "line":
+        return (*op[:3], NIGHT_PALETTE.get(op[3], op[3]), op[4])
+    if kind == "dim":
+        return op
+    return (kind, op[1], NIGHT_PALETTE.get(op[2], op[2]), *op[3:])
 
 
 def _emit_switch(view: View, box: Box, ops: list[Op]) -> None:
@@ -103,8 +164,8 @@ def _emit_app_icon(view: AppIcon, box: Box, scale: float, ops: list[Op]) -> None
     ops.append(("disc", (left, top, left + size, top + size), view.color))
     ops.append(("text", (left, top, left + size, top + size), view.glyph, size // 2, WHITE, True, "center"))
     label_top = top + size + round(4 * scale)
-    label_box = (box[0] + 2, label_top, box[2] - 2, label_top + round(view.text_size * scale * 1.5))
-    ops.append(("text", label_box, view.text, round(view.text_size * scale), view.text_color, False, "center"))
+    label_box = (box[0] + 2, label_top, box[2] - 2, label_top + round(view.text_px(scale) * 1.5))
+    ops.append(("text", label_box, view.text, round(view.text_px(scale)), view.text_color, False, "center"))
 
 
 def _emit_icon(view: ImageView, box: Box, scale: float, ops: list[Op]) -> None:
@@ -232,7 +293,17 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
 
     Inside a scrolling layer that kept its place, only the boxes of its own changed
     operations count (clipped to the layer), so editing one row does not redraw the list.
+    The lists' common head and tail (the system bars, a keyboard that stayed) are passed over
+    before the rest is counted.
     """
+    end = min(len(old), len(new))
+    head = 0
+    while head < end and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < end - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old, new = old[head : len(old) - tail], new[head : len(new) - tail]
     before, after = Counter(old), Counter(new)
     gone, added = list((before - after).elements()), list((after - before).elements())
     layers = {op[1]: op for op in gone if op[0] == "layer"}
@@ -299,6 +370,14 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
         elif kind == "disc":
             _, box, color = op
             draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
+        elif kind == "dim":  # black at an alpha over what is drawn (the screen behind a dialog)
+            _, box, alpha = op
+            size = (box[2] - box[0], box[3] - box[1])
+            if size[0] > 0 and size[1] > 0:
+                image.paste((0, 0, 0), box, _mask(size, alpha))
+        elif kind == "line":
+            _, box, points, color, width = op
+            draw.line(points, fill=color, width=width, joint="curve")
         elif kind == "text":
             _draw_text(image, *op[1:])
         elif kind == "layer":
@@ -311,11 +390,18 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
                 image.paste(layer, box[:2])
 
 
+@functools.lru_cache(maxsize=8)
+def _mask(size: tuple[int, int], alpha: int) -> Image.Image:
+    return Image.new("L", size, alpha)
+
+
 def _shift(op: Op, dx: int, dy: int) -> Op:
     box = op[1]
     moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
     if op[0] == "layer":
         return ("layer", moved, tuple(_shift(o, dx, dy) for o in op[2]))
+    if op[0] == "line":
+        return ("line", moved, tuple((x + dx, y + dy) for x, y in op[2]), *op[3:])
     return (op[0], moved, *op[2:])
 
 
@@ -338,7 +424,7 @@ def _text_mask(
     labels, so each is rendered once.
     """
     face = font(size)
-    text = _ellipsize(text, face, width)
+    text = _ellipsize(_drawable(text), face, width)
     if not text:
         return None, (0, 0)
     anchor = "mm" if gravity == "center" else "lm"
@@ -349,6 +435,22 @@ def _text_mask(
         (-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )
     return mask, (left, top)
+
+
+_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+
+
+@functools.lru_cache(maxsize=1024)
+def _drawable(text: str) -> str:
+    """``text`` in the characters the bundled font has: accents dropped (ä -> a), a few lookalikes.
+
+    Pillow's bundled font is the same on every machine (frames are reproducible) but has
+    ASCII only; the UI dump keeps the real text.
+    """
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from androidrl.virtual.ui import config
+from androidrl.virtual.ui.scroll import ScrollState
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels (right/bottom exclusive)
 Color = tuple[int, int, int]
@@ -25,6 +29,43 @@ TEXT_SECONDARY: Color = (95, 99, 104)
 PRIMARY: Color = (26, 115, 232)
 DIVIDER: Color = (218, 220, 224)
 HINT: Color = (154, 160, 166)
+
+
+class Density(float):
+    """Pixels per dp (the ``scale`` layout and drawing take), carrying the font scale.
+
+    ``scale * scale.font`` is Android's ``scaledDensity``: pixels per sp. A plain float is a
+    density with a font scale of 1.
+    """
+
+    __slots__ = ("font",)
+
+    def __new__(cls, dp: float, font: float = 1.0) -> Density:
+        density = super().__new__(cls, dp)
+        density.font = font
+        return density
+
+
+@dataclass(frozen=True)
+class Drag:
+    """A touch that moved past the touch slop: from ``(x1, y1)`` to ``(x2, y2)`` in ``duration_ms``."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    duration_ms: int
+    scale: float = 1.0  # pixels per dp on the screen it happened on
+
+    @property
+    def axis(self) -> str:
+        """``x`` for a mostly horizontal drag, else ``y``."""
+        return "x" if abs(self.x2 - self.x1) > abs(self.y2 - self.y1) else "y"
+
+    def velocity(self) -> tuple[float, float]:
+        """Pixels per second along x and y (the finger's speed when it lifted, taken as even)."""
+        seconds = max(self.duration_ms, 1) / 1000
+        return (self.x2 - self.x1) / seconds, (self.y2 - self.y1) / seconds
 
 
 @dataclass(eq=False)
@@ -71,6 +112,23 @@ class View:
     bounds: Box = (0, 0, 0, 0)
     visible: Box = (0, 0, 0, 0)
 
+    # Gestures for the views that take more than a click (set after construction; few views have them,
+    # and class-level defaults keep building the many that do not as cheap as before).
+    #: A tap at pixel (x, y), for views that care where (a SeekBar, a text field, a clock face).
+    on_tap: ClassVar[Callable[[float, float], None] | None] = None
+    #: A long press at pixel (x, y) (a text field selects the word there).
+    on_long_tap: ClassVar[Callable[[float, float], None] | None] = None
+    #: A drag that starts on the view along one of its :attr:`drag_axis`.
+    on_drag: ClassVar[Callable[[Drag], None] | None] = None
+    #: The drags it takes: "y" (a list scrolls), "x" (a SeekBar, a swiped row), "xy".
+    drag_axis: ClassVar[str] = ""
+    #: Whether the class draws itself (overrides :meth:`paint`); set for each subclass.
+    paints: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.paints = cls.paint is not View.paint
+
     def walk(self) -> Iterator[View]:
         """This view and all its descendants, depth first, in drawing order."""
         yield self
@@ -80,20 +138,37 @@ class View:
     # ------------------------------------------------------------------ layout
 
     def measure_height(self, width_px: int, scale: float) -> int:
-        """Height in pixels this view wants when given ``width_px``."""
+        """Height in pixels this view wants when given ``width_px``.
+
+        A fixed height is exact, except under a font scale above 1: then it is a minimum that
+        grows to fit the bigger text, as ``minHeight`` does (Android's lists and rows wrap
+        their content).
+        """
         if self.height >= 0:
-            return round(self.height * scale)
+            fixed = round(self.height * scale)
+            if type(scale) is not float and scale.font > 1 and (self.text or self.hint or self.children):
+                return max(fixed, self.content_height(width_px, scale) + round(2 * self.padding * scale))
+            return fixed
         return self.content_height(width_px, scale) + round(2 * self.padding * scale)
 
     def content_height(self, width_px: int, scale: float) -> int:
         """Height of the view's own content (text line or children), without padding."""
-        line = round(self.text_size * scale * 1.4) if (self.text or self.hint) else 0
-        return line
+        if not (self.text or self.hint):
+            return 0
+        return round(self.text_size * scale * (1.4 if type(scale) is float else 1.4 * scale.font))
+
+    def text_px(self, scale: float) -> float:
+        """The text size in pixels: ``sp`` scaled by the density and the font scale (``scaledDensity``)."""
+        return self.text_size * scale if type(scale) is float else self.text_size * scale * scale.font
 
     def layout(self, box: Box, clip: Box, scale: float) -> None:
         """Place this view in ``box``; ``clip`` is the visible region of the parent."""
         self.bounds = box
         self.visible = _intersect(box, clip)
+
+    def paint(self, scale: float) -> list[tuple] | None:
+        """The drawing operations of a widget that draws itself (``render``'s ops), or None to draw as a label."""
+        return None
 
     def is_shown(self) -> bool:
         """Whether any part of the view is on screen."""
@@ -249,8 +324,10 @@ class FrameLayout(View):
 class ScrollingList(View):
     """A vertically scrolling column (``androidx.recyclerview.widget.RecyclerView``).
 
-    ``scroll_y`` (pixels) comes from the owning activity; ``on_scroll`` hands the clamped
-    new offset back to it, so the offset survives the tree being rebuilt.
+    Its position lives in the owning activity, so it survives the tree being rebuilt: either
+    a :class:`~androidrl.virtual.ui.scroll.ScrollState` (``state``: flings on after a fast swipe
+    and shows the edge glow of an overscroll, over the phone's clock), or a plain offset
+    (``scroll_y`` in pixels, with ``on_scroll`` handing the clamped new offset back).
     """
 
     def __init__(
@@ -258,15 +335,18 @@ class ScrollingList(View):
         children: list[View] | None = None,
         scroll_y: int = 0,
         on_scroll: Callable[[int], None] | None = None,
+        state: ScrollState | None = None,
         **kwargs,
     ) -> None:
         kwargs.setdefault("cls", "androidx.recyclerview.widget.RecyclerView")
         kwargs.setdefault("height", MATCH)
         kwargs.setdefault("focusable", True)
         super().__init__(children=list(children or []), **kwargs)
-        self.scroll_y = scroll_y
+        self.state = state
+        self.scroll_y = round(state.position()) if state is not None else scroll_y
         self.on_scroll = on_scroll
         self.max_scroll = 0
+        self.glow = 0  # pixels of edge glow to draw (negative: at the top)
 
     def layout(self, box: Box, clip: Box, scale: float) -> None:
         super().layout(box, clip, scale)
@@ -275,10 +355,21 @@ class ScrollingList(View):
         self.max_scroll = max(0, sum(heights) - (box[3] - box[1]))
         self.scroll_y = min(max(0, self.scroll_y), self.max_scroll)
         self.scrollable = self.max_scroll > 0
+        self.drag_axis = "y" if self.scrollable else ""
+        if self.state is not None:
+            self.glow = round(self.state.glow_px())
+            config.animate_until(self.state.moving_until())
         y = box[1] - self.scroll_y
         for child, h in zip(self.children, heights):
             child.layout((box[0], y, box[2], y + h), self.visible, scale)
             y += h
+
+    def on_drag(self, drag: Drag) -> None:
+        """A finger dragged the list: it follows, then flings on or glows at an end (with a ``state``)."""
+        if self.state is None:
+            self.scroll_by(round(drag.y1 - drag.y2))
+        else:
+            self.state.drag(drag.y1 - drag.y2, self.max_scroll, -drag.velocity()[1], drag.scale)
 
     def scroll_by(self, dy: int) -> bool:
         """Scroll the content by ``dy`` pixels (positive shows what is below); True if it moved."""
@@ -286,6 +377,8 @@ class ScrollingList(View):
         if new == self.scroll_y:
             return False
         self.scroll_y = new
+        if self.state is not None:
+            self.state.scroll_to(new)
         if self.on_scroll is not None:
             self.on_scroll(new)
         return True

@@ -6,12 +6,15 @@ Intent extras (``am start -n com.androidrl.practice/.TargetActivity --ei seed 7 
 position), ``instruction`` shows a line of text, ``--ez animate true`` keeps the screen
 animating so that ``uiautomator dump`` cannot get an idle state (as on real phones).
 Each hit moves the target; the score line reads ``Hits: H  Misses: M``.
+
+``.WidgetsActivity`` is a gallery of the UI toolkit's widgets (:mod:`.widgets`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from androidrl.virtual.apps.practice.widgets import STRINGS, WIDGETS, WidgetsActivity
 from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.ui.views import Button, FrameLayout, LinearLayout, TextView, View
 
@@ -97,5 +100,14 @@ class TargetActivity(Activity):
 
 
 def practice_app() -> App:
-    """The practice package."""
-    return App(PACKAGE, "Practice", "+", (234, 67, 53), {MAIN: TargetActivity}, MAIN, system=False)
+    """The practice package: the target, and the widget gallery."""
+    return App(
+        PACKAGE,
+        "Practice",
+        "+",
+        (234, 67, 53),
+        {MAIN: TargetActivity, WIDGETS: WidgetsActivity},
+        MAIN,
+        system=False,
+        strings=STRINGS,
+    )

@@ -293,7 +293,8 @@ def _stack_list(phone: PhoneCore) -> str:
     w, h = phone.size
     word = "RootTask" if int(phone.getprop("ro.build.version.sdk") or 34) >= 31 else "Stack"
     config = configuration_string(phone.metrics, phone.settings.get("system", "font_scale") or "1.0",
-                                  phone.getprop("persist.sys.locale") or "en-US")  # fmt: skip
+                                  phone.getprop("persist.sys.locale") or "en-US",
+                                  phone.settings.get("secure", "ui_night_mode") == "2")  # fmt: skip
     blocks = []
     for index, task in enumerate(reversed(phone.activities.tasks)):
         blocks.append(

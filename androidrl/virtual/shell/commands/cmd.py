@@ -2,14 +2,15 @@
 
 ``cmd statusbar`` (StatusBarShellCommand) pulls the shade down or closes it; ``cmd
 notification`` (NotificationShellCmd) posts, lists and gets notifications; ``cmd connectivity
-airplane-mode``, ``cmd wifi`` and ``cmd bluetooth_manager`` switch the radios.
+airplane-mode``, ``cmd wifi`` and ``cmd bluetooth_manager`` switch the radios; ``cmd uimode
+night`` sets the dark theme.
 """
 
 from __future__ import annotations
 
 from androidrl.virtual.shell.commands.am import parse_intent
 from androidrl.virtual.shell.commands.dumpsys import SERVICES
-from androidrl.virtual.shell.commands.dumpsys.services import NOTIFICATION_STRING
+from androidrl.virtual.shell.commands.dumpsys.services import NIGHT_MODES, NOTIFICATION_STRING
 from androidrl.virtual.shell.commands.java import JavaException
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
@@ -63,6 +64,8 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if service == "bluetooth_manager" and rest[:1] in (["enable"], ["disable"]):
         phone.radios.set_bluetooth(rest[0] == "enable")
         return ok()
+    if service == "uimode":
+        return _uimode(phone, rest)
     if service in SERVICES:
         return f"Unknown command: {' '.join(rest)}\n".encode(), b"", 255
     return fail(f"cmd: Can't find service: {service}\n", 20)
@@ -153,3 +156,22 @@ def _required(args: list[str], option: str) -> str:
     if not args:
         raise JavaException("java.lang.IllegalArgumentException", f'Argument expected after "{option}"', "")
     return args.pop(0)
+
+
+def _uimode(phone: PhoneCore, rest: list[str]) -> Result:
+    """``cmd uimode night [yes|no|auto]`` (UiModeManagerService.Shell): sets and prints the night mode."""
+    if not rest or rest[0] in ("help", "-h"):
+        return ok(
+            "UiModeManager service (uimode) commands:\n  help\n    Print this help text.\n"
+            "  night [yes|no|auto|custom_schedule|custom_bedtime]\n    Set or read night mode.\n"
+        )
+    if rest[0] != "night":
+        return fail(f"Unknown command: {rest[0]}\n", 255)
+    if len(rest) > 1:
+        mode = NIGHT_MODES.get(rest[1])
+        if mode is None:
+            return fail("Error: mode must be 'yes', 'no', or 'auto', or 'custom_schedule', or 'custom_bedtime'\n", 255)
+        phone.settings.put("secure", "ui_night_mode", mode)
+    current = phone.settings.get("secure", "ui_night_mode") or "1"
+    name = {value: key for key, value in NIGHT_MODES.items()}.get(current, "no")
+    return ok(f"Night mode: {name}\n")

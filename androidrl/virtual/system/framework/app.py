@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.framework.content import ContentProvider, ContentResolver
 from androidrl.virtual.system.framework.intent import (
     ACTION_MAIN,
@@ -24,7 +25,9 @@ from androidrl.virtual.system.framework.intent import (
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
+from androidrl.virtual.ui.window import Window
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +45,10 @@ class Context:
         next_seed: A seed for an app's own RNG, drawn from the phone's seeded RNG.
         content: The content resolver: every provider's data by URI (``context.content.query(uri, ...)``).
         log: ``log(package, tag, message)`` writes to the phone's log from the app's process.
+        clipboard: The clipboard (``ClipboardManager``).
+        toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
+        locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
+        is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
     """
 
     apps: dict[str, App]
@@ -54,15 +61,29 @@ class Context:
     next_seed: Callable[[], int]
     content: ContentResolver
     log: Callable[[str, str, str], None] = lambda package, tag, message: None
+    clipboard: Clipboard = field(default_factory=Clipboard)
+    toast: Callable[[str, bool], None] = lambda text, long: None
+    locale: Callable[[], str] = lambda: "en-US"
+    is_24_hour: Callable[[], bool] = lambda: False
 
 
 class Activity:
-    """One screen of an app. Subclasses keep state and implement :meth:`build`."""
+    """One screen of an app. Subclasses keep state and implement :meth:`build`.
+
+    Besides its own window an activity can show windows over it — dialogs, popup menus,
+    pickers (:meth:`show`) — a snackbar at its bottom (:meth:`show_snackbar`) and toasts
+    (:meth:`toast`). Its texts come from its app's string table in the phone's locale
+    (:meth:`string`).
+    """
 
     #: Title shown in the app bar; also the window title.
     title: str = ""
     #: A continuously animating screen never goes idle: ``uiautomator dump`` fails on it.
     animating: bool = False
+    #: The windows shown over this activity's, bottom first (dialogs, popups), while they show.
+    windows: list[Window]
+    #: The snackbar at the bottom of its window, if one shows.
+    snackbar: Snackbar | None = None
 
     def log(self, tag: str, message: str) -> None:
         """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
@@ -73,6 +94,7 @@ class Activity:
         self.app = app
         self.cls = cls
         self.intent = intent
+        self.windows = []
         self.on_create()
 
     @property
@@ -103,6 +125,62 @@ class Activity:
         """Ask the phone to rebuild this screen (state changed outside an input event)."""
         self.context.invalidate()
 
+    def show(self, window: Window) -> Window:
+        """Show a dialog or popup over this activity (``Dialog.show``); it goes with ``window.dismiss()``.
+
+        Raises:
+            TypeError: ``window`` is not a :class:`~androidrl.virtual.ui.window.Window`.
+        """
+        if not isinstance(window, Window):
+            raise TypeError(
+                f"Activity.show: expected a Window (AlertDialog, ListPopup...), got {type(window).__name__}"
+            )
+        self.windows.append(window)
+        return window
+
+    def show_snackbar(
+        self, text: str, action: str = "", on_action: Callable[[], None] | None = None, long: bool = False
+    ) -> Snackbar:
+        """Show a snackbar at the bottom of this activity's window (replacing the one showing).
+
+        Args:
+            text: The message.
+            action: The action's label (e.g. "Undo"), "" for none.
+            on_action: What a tap on the action does: a bound method of the activity (or a
+                ``functools.partial`` of one), as every callback that outlives a frame.
+            long: Show it for LENGTH_LONG.
+        """
+        self.snackbar = Snackbar(text, action, on_action, long)
+        return self.snackbar
+
+    def toast(self, text: str, long: bool = False) -> None:
+        """Show a toast (``Toast.makeText(this, text, LENGTH_SHORT or LENGTH_LONG).show()``)."""
+        self.context.toast(str(text), long)
+
+    @property
+    def clipboard(self) -> Clipboard:
+        """The phone's clipboard (``getSystemService(ClipboardManager.class)``)."""
+        return self.context.clipboard
+
+    def string(self, key: str, *args: Any) -> str:
+        """The app's string ``key`` in the phone's locale (``getString``), formatted with ``args``.
+
+        The app's table (:attr:`App.strings`) is looked up by the locale's language, falling
+        back to its default ("" key) as Android falls back to ``values/``.
+
+        Raises:
+            KeyError: The app has no string of that name.
+        """
+        tables = self.app.strings
+        language = self.context.locale().replace("_", "-").split("-")[0].lower()
+        text = tables.get(language, {}).get(key)
+        if text is None:
+            default = tables.get("", {})
+            if key not in default:
+                raise KeyError(f"{self.app.package} has no string {key!r}")
+            text = default[key]
+        return text.format(*args) if args else text
+
 
 @dataclass
 class App:
@@ -122,6 +200,8 @@ class App:
         filters: The intent filters of its activities (actions, categories, data schemes, MIME types).
         providers: The content providers it owns, by class (each with its ``authority``); the
             system makes one of each while the package is installed, and ``pm clear`` wipes them.
+        strings: The app's string table: language ("" for the default, ``de``...) -> key -> text
+            (Android's ``res/values*/strings.xml``), read with :meth:`Activity.string`.
     """
 
     package: str
@@ -135,6 +215,7 @@ class App:
     data: dict[str, Any] = field(default_factory=dict)
     filters: tuple[IntentFilter, ...] = ()
     providers: tuple[type[ContentProvider], ...] = ()
+    strings: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> App:
         """A copy for a snapshot: its own data; the manifest (activities, filters, providers...) shared."""

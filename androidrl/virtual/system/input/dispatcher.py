@@ -1,9 +1,11 @@
 """Input dispatch: touches and keys become clicks, long clicks, scrolls, text and navigation.
 
 As on Android, a tap clicks the top-most clickable view under it, a swipe past the touch
-slop scrolls, a touch that stays put for the long-press timeout is a long press, typed
-text goes to the focused EditText, BACK pops the top activity and HOME shows the launcher.
-The window policy sees every event first (a sleeping screen, the keyguard, the shade).
+slop drags what takes drags that way (a list scrolls and flings, a SeekBar slides, a row is
+swiped away), a touch that stays put for the long-press timeout is a long press, typed text
+goes to the focused EditText of the window with focus, BACK closes the keyboard or the top
+dialog before it pops the top activity, and HOME shows the launcher. The window policy sees
+every event first (a sleeping screen, the keyguard, the shade: BACK closes the shade first).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.policy import WindowPolicy
-from androidrl.virtual.ui.views import View, find_target
+from androidrl.virtual.ui.views import Drag, View, find_target
 
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
 #: Key code -> the character the virtual keyboard's key map types for it (KEYCODE_A..Z, 0..9, punctuation).
@@ -60,9 +62,14 @@ class InputDispatcher:
         with self._lock:
             if self.policy.intercept_touch(x, y, x, y):
                 return  # (what the policy changed redraws the screen itself)
-            view = self._hit(x, y, lambda v: v.clickable)
-            if view is not None and view.on_click is not None:
-                view.on_click()
+            view = self._hit(x, y, lambda v: v.clickable or v.on_click is not None or v.on_tap is not None)
+            if view is not None:
+                with self.display.window_manager.frame():
+                    if view.on_tap is not None:
+                        view.on_tap(x, y)  # a view that cares where (a SeekBar, a text field, a clock face)
+                    elif view.on_click is not None:
+                        view.on_click()
+                self.display.window_manager.clicked(view)
             self.display.invalidate()
 
     def long_press(self, x: float, y: float) -> None:
@@ -70,12 +77,15 @@ class InputDispatcher:
         with self._lock:
             if self.policy.intercept_touch(x, y, x, y):
                 return
-            view = self._hit(x, y, lambda v: v.clickable or v.long_clickable)
+            view = self._hit(x, y, lambda v: v.clickable or v.long_clickable or v.on_click is not None)
             if view is not None:
-                if view.long_clickable and view.on_long_click is not None:
-                    view.on_long_click()
-                elif view.on_click is not None:
-                    view.on_click()
+                with self.display.window_manager.frame():
+                    if view.on_long_tap is not None:
+                        view.on_long_tap(x, y)  # a view that cares where (a text field selects the word there)
+                    elif view.long_clickable and view.on_long_click is not None:
+                        view.on_long_click()
+                    elif view.on_click is not None:
+                        view.on_click()
             self.display.invalidate()
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> None:
@@ -95,9 +105,11 @@ class InputDispatcher:
                 else:
                     self.tap(x1, y1)
                 return
-            view = self._hit(x1, y1, lambda v: hasattr(v, "scroll_by") and v.scrollable)
+            drag = Drag(x1, y1, x2, y2, duration_ms, self.display.metrics.scale)
+            view = self._hit(x1, y1, lambda v: v.on_drag is not None and drag.axis in v.drag_axis)
             if view is not None:
-                view.scroll_by(round(y1 - y2))
+                with self.display.window_manager.frame():
+                    view.on_drag(drag)
             self.display.invalidate()
 
     def motion_event(self, action: str, x: float, y: float) -> None:
@@ -137,7 +149,7 @@ class InputDispatcher:
                 self.activities.go_home()
             elif code == KEYCODE_BACK:
                 top = self.activities.top_activity
-                if not top.on_back():
+                if not self.display.window_manager.back() and not top.on_back():
                     self.activities.finish_activity(top)
             else:
                 view = self._focused()
@@ -147,11 +159,13 @@ class InputDispatcher:
             self.display.invalidate()
 
     def _hit(self, x: float, y: float, want) -> View | None:
-        for root in self.display.windows():
+        windows = self.display.windows()
+        self.display.window_manager.touched(x, y)
+        for root in windows:
             view = find_target(root, x, y, want)
             if view is not None:
                 return view
         return None
 
     def _focused(self) -> View | None:
-        return next((v for v in self.display.app_window().walk() if v.focused), None)
+        return next((v for v in self.display.focused_window()[0].walk() if v.focused), None)

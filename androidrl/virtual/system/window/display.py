@@ -1,10 +1,10 @@
 """The display: what the screen shows, as a frame, as ``screencap`` bytes and as UI XML.
 
-The window in front is the top activity's view tree inside Android's decor (a white
-window and its ``android:id/content`` frame) with the system bars over it, and SystemUI's
-NotificationShade window over both while the phone is locked or the shade is down; a
-sleeping screen is black. It is rebuilt only after :meth:`Display.invalidate`, and a frame
-is rasterised only when its display list differs, so screenshots of an unchanged screen
+The window manager (``window_manager``) composes the top activity's window with the dialogs,
+popups, toast and keyboard over it, the system bars and SystemUI's NotificationShade window
+(the keyguard, or the pulled-down shade); a sleeping screen is black. The screen is rebuilt
+only after :meth:`Display.invalidate` (or when something on it moves on with the clock), and a
+frame is rasterised only when its display list differs, so screenshots of an unchanged screen
 cost nothing.
 """
 
@@ -18,29 +18,23 @@ from collections.abc import Mapping
 import numpy as np
 from PIL import Image
 
-from androidrl.virtual.system.activity_manager import ActivityManager
-from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.power import Wakefulness
-from androidrl.virtual.system.window.notification_shade import PACKAGE as SYSTEMUI
-from androidrl.virtual.system.window.notification_shade import NotificationShade
-from androidrl.virtual.system.window.system_bars import SystemBars
-from androidrl.virtual.ui.render import Op, Renderer, display_list
+from androidrl.virtual.system.window.window_manager import WindowManager
+from androidrl.virtual.ui.render import Op, Renderer
 from androidrl.virtual.ui.uixml import dump_hierarchy
-from androidrl.virtual.ui.views import FrameLayout, View
+from androidrl.virtual.ui.views import View
 
 #: The built-in display's physical id (the emulator's), as ``screencap -d`` and ``dumpsys`` name it.
 DISPLAY_UNIQUE_ID = "4619827259835644672"
 
 
 class Display:
-    """Composes the window in front and keeps its frame, encodings and XML cached.
+    """Composes the windows in front and keeps their frame, encodings and XML cached.
 
     Args:
         metrics: Screen size and density.
-        activities: Whose top activity fills the app area.
-        bars: The status and navigation bars drawn over it.
-        shade: The keyguard and the pulled-down shade, drawn over the app while they show.
+        window_manager: Composes the windows (the activity's, its dialogs, toasts, keyboard, SystemUI's).
         wakefulness: A sleeping screen is black.
         props: System properties (the SDK level decides ``screencap``'s raw header).
         lock: The phone's lock, held while the window is read.
@@ -49,26 +43,21 @@ class Display:
     def __init__(
         self,
         metrics: DisplayMetrics,
-        activities: ActivityManager,
-        bars: SystemBars,
-        shade: NotificationShade,
+        window_manager: WindowManager,
         wakefulness: Wakefulness,
         props: Mapping[str, str],
         *,
         lock: threading.RLock,
     ) -> None:
         self.metrics = metrics
-        self.activities = activities
-        self.bars = bars
-        self.shade = shade
+        self.window_manager = window_manager
         self.wakefulness = wakefulness
         self._props = props
         self._lock = lock
         self._dirty = True
         self._renderer: Renderer | None = None
         self._window: View | None = None
-        self._shade_window: View | None = None
-        self._windows: tuple[View, ...] = ()  # hit-test order: the bars, the shade, the app's window
+        self._windows: tuple[View, ...] = ()  # hit-test order: top-most first
         self._package = ""
         self._ops: tuple[Op, ...] = ()
         self._xml: str | None = None
@@ -79,54 +68,30 @@ class Display:
         self._dirty = True
 
     def refresh(self) -> None:
-        """Rebuild and lay out the window in front if something invalidated it."""
-        if not self._dirty:
+        """Rebuild and lay out the windows in front if something invalidated them or moved on."""
+        if not self._dirty and not self.window_manager.due():
             return
-        metrics = self.metrics
-        scale = metrics.scale
-        activity = self.activities.top_activity
-        window = self.decor(activity)
-        shade = self.shade.layout(metrics.app_area[0])
-        overlays, bar_ops = self.bars.layout(navigation=not self.shade.keyguard.showing)
-        self._window, self._shade_window = window, shade
-        self._windows = (*reversed(overlays), *([shade] if shade else []), window)
-        self._package = activity.app.package
-        if not self.wakefulness.awake:
-            self._ops = (("rect", (0, 0, metrics.width, metrics.height), (0, 0, 0), 0),)  # the panel is off
-        else:
-            self._ops = display_list(window, scale) + (display_list(shade, scale) if shade else ()) + bar_ops
+        composition = self.window_manager.compose()
+        self._window, self._windows, self._package = composition.focus, composition.windows, composition.package
+        if self.wakefulness.awake:
+            self._ops = composition.ops
+        else:  # the panel is off
+            self._ops = (("rect", (0, 0, self.metrics.width, self.metrics.height), (0, 0, 0), 0),)
         self._xml = None
         self._dirty = False
 
-    def decor(self, activity: Activity) -> View:
-        """A laid-out window of ``activity``: its views in Android's decor (DecorView and ``android:id/content``)."""
-        metrics = self.metrics
-        width, height, scale = metrics.width, metrics.height, metrics.scale
-        top, bottom = metrics.app_area
-        content = FrameLayout([activity.build()], resource_id="android:id/content")
-        window = FrameLayout([content], background=(255, 255, 255))
-        window.bounds = window.visible = (0, 0, width, height)
-        content.layout((0, top, width, bottom), (0, top, width, bottom), scale)
-        return window
-
     def windows(self) -> tuple[View, ...]:
-        """The laid-out window roots, top-most first: the system bars, then the app's window."""
+        """The laid-out window roots, top-most first (the window manager's z-order)."""
         self.refresh()
         return self._windows
 
-    def app_window(self) -> View:
-        """The laid-out window of the activity in front."""
-        self.refresh()
-        return self._window
-
     def focused_window(self) -> tuple[View, str]:
-        """The window that has the focus and its package: the NotificationShade while it shows, else the app's.
+        """The laid-out window with focus and its package: the active window ``uiautomator dump`` reads.
 
-        It is the active window ``uiautomator dump`` reads.
+        SystemUI's NotificationShade while it shows, else the top dialog or popup that takes
+        focus, else the activity's.
         """
         self.refresh()
-        if self._shade_window is not None:
-            return self._shade_window, SYSTEMUI
         return self._window, self._package
 
     def screenshot(self) -> np.ndarray:
@@ -199,9 +164,9 @@ class Display:
         return memoryview(np.ascontiguousarray(buffer)).cast("B")
 
     def dump_ui(self) -> str:
-        """The ``uiautomator dump`` XML of the window in front."""
+        """The ``uiautomator dump`` XML of the window with focus."""
         with self._lock:
-            window = self.focused_window()  # (refreshed first: a rebuild drops the cached XML)
+            self.refresh()
             if self._xml is None:
-                self._xml = dump_hierarchy(*window)
+                self._xml = dump_hierarchy(self._window, self._package)
             return self._xml

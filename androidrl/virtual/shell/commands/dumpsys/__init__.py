@@ -27,6 +27,7 @@ from androidrl.virtual.shell.commands.dumpsys.services import (
     dump_power,
     dump_settings,
     dump_statusbar,
+    dump_uimode,
     dump_wifi,
 )
 from androidrl.virtual.shell.commands.dumpsys.window import dump_window
@@ -63,6 +64,7 @@ SERVICES: dict[str, Service] = {
     "power": Service(DEFAULT, dump_power),
     "settings": Service(DEFAULT, dump_settings),
     "statusbar": Service(DEFAULT, dump_statusbar),
+    "uimode": Service(DEFAULT, dump_uimode),
     "wifi": Service(DEFAULT, dump_wifi),
     "window": Service(CRITICAL, dump_window),
 }

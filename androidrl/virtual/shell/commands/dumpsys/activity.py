@@ -71,7 +71,7 @@ def _app_dump(phone: PhoneCore, activity: Activity, resumed: bool, prefix: str) 
         f"{inner}mStopped={str(not resumed).lower()}",
         f"{prefix}View Hierarchy:",
     ]
-    window = phone.display.decor(activity)
+    window = phone.windows.decor(activity)
     _hierarchy(window, (0, 0, 0, 0), activity.app.package, inner, lines, root=True)
     lines.append(f"{prefix}Looper (main, tid 1) {{{identity('looper ' + activity.app.package)}}}")
     lines.append(f"{inner}(Total messages: 0, polling=true, quitting=false)")

@@ -26,7 +26,8 @@ def sdk(phone: PhoneCore) -> int:
 def configuration(phone: PhoneCore) -> str:
     """The phone's Configuration.toString()."""
     font = phone.settings.get("system", "font_scale") or "1.0"
-    return configuration_string(phone.metrics, font, phone.getprop("persist.sys.locale") or "en-US")
+    night = phone.settings.get("secure", "ui_night_mode") == "2"
+    return configuration_string(phone.metrics, font, phone.getprop("persist.sys.locale") or "en-US", night)
 
 
 def window_name(title: str) -> str:

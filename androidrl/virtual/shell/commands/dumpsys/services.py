@@ -1,7 +1,7 @@
 """The dumps of the smaller services (frameworks/base, each its service's ``dump``).
 
 power, battery, display, input, input_method, location, package, notification, statusbar,
-wifi, bluetooth_manager, connectivity and settings.
+uimode, wifi, bluetooth_manager, connectivity and settings.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from androidrl.virtual.shell.commands.dumpsys.common import focused_window, identity
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.input.evdev import TOUCH_MAX
+from androidrl.virtual.system.input_method import IME_ID
 from androidrl.virtual.system.window.display import DISPLAY_UNIQUE_ID
 
 
@@ -90,30 +91,54 @@ def dump_input(phone: PhoneCore, args: list[str]) -> str:
     )
 
 
-#: The soft keyboard an emulator ships (its IME); with the emulator's hardware keyboard it stays hidden.
-_IME = "com.android.inputmethod.latin/.LatinIME"
-
-
 def dump_input_method(phone: PhoneCore, args: list[str]) -> str:
     """InputMethodManagerService.dumpAsStringNoCheck: the current IME, the focused window, ``mInputShown``.
 
-    The phone has a hardware keyboard (the emulator's ``qwerty2``), so the soft keyboard is never
-    shown (ImeVisibilityStateComputer: ``mInputShown=false``).
+    The soft keyboard (LatinIME) shows while a text field the user tapped has focus
+    (:mod:`~androidrl.virtual.system.input_method`); ``mInputShown`` says so
+    (ImeVisibilityStateComputer.dump, Android 14).
     """
+    phone.display.refresh()  # (the keyboard goes when no field has focus any more)
+    shown = str(phone.ime.shown).lower()
     focus = focused_window(phone)
     client = identity("ime client " + focus)
     return (
         "Current Input Method Manager state:\n"
         "  Input Methods: mMethodMapUpdateCount=1 mBindInstantServiceAllowed=false\n"
-        f"  InputMethod #0:\n    mId={_IME} mSettingsActivityName=null mIsVrOnly=false\n"
-        f"  mCurMethodId={_IME}\n  mCurClient=ClientState{{{client} mUid=10100 mPid=0}} mCurSeq=1\n"
+        f"  InputMethod #0:\n    mId={IME_ID} mSettingsActivityName=null mIsVrOnly=false\n"
+        f"  mCurMethodId={IME_ID}\n  mCurClient=ClientState{{{client} mUid=10100 mPid=0}} mCurSeq=1\n"
         f"  mCurFocusedWindow={focus} softInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE\n"
-        f"  mCurId={_IME} mHaveConnection=true mBoundToMethod=true mVisibleBound=false\n"
-        "  mCurTokenDisplayId=0\n  mCurIntent=Intent { act=android.view.InputMethod cmp=" + _IME + " }\n"
+        f"  mCurId={IME_ID} mHaveConnection=true mBoundToMethod=true mVisibleBound={shown}\n"
+        "  mCurTokenDisplayId=0\n  mCurIntent=Intent { act=android.view.InputMethod cmp=" + IME_ID + " }\n"
         "  mRequestedShowExplicitly=false mShowForced=false\n  mImeHiddenByDisplayPolicy=false\n"
-        "  mInputShown=false\n  mInFullscreenMode=false\n"
+        f"  mInputShown={shown}\n  mInFullscreenMode=false\n"
         f"  mSystemReady=true mInteractive={str(phone.wakefulness.awake).lower()}\n"
     )  # fmt: skip
+
+
+#: UiModeManager's night modes (MODE_NIGHT_AUTO/NO/YES) as ``cmd uimode night`` names them and
+#: ``secure ui_night_mode`` stores them.
+NIGHT_MODES = {"auto": "0", "no": "1", "yes": "2"}
+
+
+def dump_uimode(phone: PhoneCore, args: list[str]) -> str:
+    """UiModeManagerService.dumpImpl, its first lines: the night mode and the ui mode it makes."""
+    names = {value: key for key, value in NIGHT_MODES.items()}
+    mode = phone.settings.get("secure", "ui_night_mode") or "1"
+    mode = mode if mode in names else "1"  # (a value UiModeManagerService does not know reads as "no")
+    name = names[mode]
+    night = mode == "2"
+    ui_mode = 0x01 | (0x20 if night else 0x10)  # UI_MODE_TYPE_NORMAL | UI_MODE_NIGHT_YES or _NO
+    return (
+        "Current UI Mode Service state:\n  mDockState=0 mLastBroadcastState=0\n"
+        f"  mNightMode={mode} ({name})  mOverrideOn/Off=false/false "
+        "mNightModeLocked=false\n"
+        "  mCarModeEnabled=false (carModeApps=\n"
+        f" waitScreenOff=false mComputedNightMode={str(night).lower()} customStart=22:00 customEnd06:00 "
+        "mCarModeEnableFlags=0 mEnableCarDockLaunch=true\n"
+        f"  mCurUiMode=0x{ui_mode:x} mUiModeLocked=false mSetUiMode=0x{ui_mode:x}\n"
+        "  mHoldingConfiguration=false mSystemReady=true\n"
+    )
 
 
 def dump_location(phone: PhoneCore, args: list[str]) -> str:
