@@ -35,6 +35,7 @@ from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
+from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.notifications import NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
@@ -47,6 +48,7 @@ from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.notification_shade import NotificationShade
 from androidrl.virtual.system.window.policy import WindowPolicy
+from androidrl.virtual.system.window.quick_settings import QuickSettings
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.system.window.window_manager import WindowManager
 
@@ -121,7 +123,8 @@ class PhoneCore:
         evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
         power: Online, rebooting or off.
         wakefulness: Whether the screen is on (``input keyevent SLEEP|WAKEUP|POWER``).
-        keyguard: The lock screen (it shows when the screen goes off).
+        lock_settings: The lock screen's credential (none or a PIN; ``locksettings``).
+        keyguard: The lock screen (it shows when the screen goes off; with a PIN, it asks for it).
         notifications: The posted notifications (``cmd notification``).
         status_bar: Whether the notification shade is down (``cmd statusbar``).
         policy: What keys and touches do before they reach a window (PhoneWindowManager).
@@ -183,26 +186,22 @@ class PhoneCore:
             stop=lambda package: self.activities.force_stop(package),
             on_change=self._packages_changed,
             app_from_apk=app_from_apk,
-            on_clear=self.content.clear,
+            on_clear=self._cleared,
         )
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
+        self.notifications = NotificationManager(self.invalidate, uid_of=lambda package: self.processes.uid(package))
+        self.lock_settings = LockSettings(on_change=self.invalidate)
         context = Context(
-            apps=self.apps,
-            metrics=self.metrics,
-            radios=self.radios,
-            getprop=self.getprop,
-            start_activity=self.start_activity,
-            finish_activity=self.finish_activity,
-            invalidate=self.invalidate,
-            next_seed=self.next_seed,
-            content=self.content.resolver,
-            log=self.app_log,
-            clipboard=self.clipboard,
+            apps=self.apps, metrics=self.metrics, radios=self.radios, getprop=self.getprop,
+            start_activity=self.start_activity, finish_activity=self.finish_activity, invalidate=self.invalidate,
+            next_seed=self.next_seed, content=self.content.resolver, log=self.app_log, clipboard=self.clipboard,
             toast=lambda text, long: self.windows.toast(text, long),
-            locale=lambda: self.windows.configuration().locale,
-            is_24_hour=self.is_24_hour,
-        )
+            locale=lambda: self.windows.configuration().locale, is_24_hour=self.is_24_hour,
+            set_locale=self.set_locale, force_stop=self.force_stop, clear_data=self.packages.clear_data,
+            uninstall=self.packages.uninstall, running=lambda package: self.processes.pid(package) is not None,
+            notifications=self.notifications, lock_settings=self.lock_settings,
+        )  # fmt: skip
         self.activities = ActivityManager(
             self.packages,
             home,
@@ -214,9 +213,8 @@ class PhoneCore:
             sdk=sdk,
             content_type=self._content_type,
         )
-        self.keyguard = Keyguard(on_change=self.invalidate)
+        self.keyguard = Keyguard(self.lock_settings, on_change=self.invalidate)
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
-        self.notifications = NotificationManager(on_change=self.invalidate)
         self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
@@ -225,8 +223,12 @@ class PhoneCore:
             self.keyguard,
             self.status_bar,
             self.notifications,
-            self.radios,
+            QuickSettings(self.settings, self.radios, log=self._radio_log),
+            self.settings,
             local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+            language=lambda: self.windows.configuration().language,
+            start_activity=self.start_activity,
+            app_label=lambda package: self.apps[package].label if package in self.apps else package,
         )
         # The keyboard types as `input text` does: into the focused field, through input dispatch.
         self.ime = InputMethod(
@@ -268,7 +270,13 @@ class PhoneCore:
 
     def _packages_changed(self) -> None:
         self.content.sync()  # an installed package's providers come, an uninstalled one's go
+        for package in [p for p, _, _ in self.notifications.user_set() if p not in self.apps]:
+            self.notifications.forget_package(package)
         self.invalidate()
+
+    def _cleared(self, package: str) -> None:  # pm clear: its providers too, and its runtime permissions reset
+        self.content.clear(package)
+        self.notifications.forget_package(package)
 
     def _content_type(self, uri: str) -> str | None:
         """``Intent.resolveTypeIfNeeded``: the MIME type the provider of a ``content:`` URI gives it."""
@@ -289,7 +297,7 @@ class PhoneCore:
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
         "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
-        "status_bar",
+        "status_bar", "lock_settings",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -357,7 +365,7 @@ class PhoneCore:
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios, self.clock, self.content, self.windows, self.ime)
+        keep += (self.radios, self.clock, self.content, self.windows, self.ime, self.lock_settings)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
@@ -369,7 +377,7 @@ class PhoneCore:
         self.clock.boot()
         self.activities.boot()
         self.wakefulness.wake_up()
-        self.keyguard.dismiss()
+        self.keyguard.unlocked_by_boot()
         self.status_bar.collapse()
         self.notifications.cancel_all()
 
@@ -444,6 +452,11 @@ class PhoneCore:
         self.props[name] = value
         self.invalidate()  # (persist.sys.locale changes what apps draw)
         return True
+
+    def set_locale(self, tag: str) -> None:
+        """``LocalePicker.updateLocales``: ``persist.sys.locale`` and ``system system_locales`` (ATMS)."""
+        self.props["persist.sys.locale"] = tag
+        self.settings.put("system", "system_locales", tag)
 
     def is_24_hour(self) -> bool:
         """``DateFormat.is24HourFormat``: ``settings system time_12_24``, else what the locale uses."""

@@ -410,7 +410,7 @@ def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color,
     if mask is None:
         return
     cy = (box[1] + box[3]) // 2
-    x = (box[0] + box[2]) // 2 if gravity == "center" else box[0]
+    x = (box[0] + box[2]) // 2 if gravity == "center" else box[2] if gravity == "end" else box[0]
     image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
 
 
@@ -427,7 +427,7 @@ def _text_mask(
     text = _ellipsize(_drawable(text), face, width)
     if not text:
         return None, (0, 0)
-    anchor = "mm" if gravity == "center" else "lm"
+    anchor = "mm" if gravity == "center" else "rm" if gravity == "end" else "lm"
     stroke = 1 if bold else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
@@ -437,7 +437,9 @@ def _text_mask(
     return mask, (left, top)
 
 
-_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+_LOOKALIKES = str.maketrans(
+    {"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": ".", "−": "-", "×": "x", "÷": "/"}
+)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -24,6 +24,8 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.lock_settings import LockSettings
+from androidrl.virtual.system.notifications import NotificationManager
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
@@ -49,6 +51,16 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        set_locale: ``set_locale(tag)`` makes ``tag`` the system language (``LocalePicker.updateLocales``:
+            ``persist.sys.locale`` and ``system system_locales``).
+        force_stop: ``force_stop(package)`` kills its tasks and process (``ActivityManager.forceStopPackage``).
+        clear_data: ``clear_data(package)`` wipes its data and providers, as ``pm clear``
+            (``ActivityManager.clearApplicationUserData``); False for an unknown package.
+        uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
+        running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
+        notifications: The notification manager (``INotificationManager``): what is posted, and which
+            packages may post (``setNotificationsEnabledForPackage``).
+        lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
     """
 
     apps: dict[str, App]
@@ -65,6 +77,13 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    set_locale: Callable[[str], None] = lambda tag: None
+    force_stop: Callable[[str], None] = lambda package: None
+    clear_data: Callable[[str], bool] = lambda package: False
+    uninstall: Callable[[str], None] = lambda package: None
+    running: Callable[[str], bool] = lambda package: False
+    notifications: NotificationManager = field(default_factory=NotificationManager)
+    lock_settings: LockSettings = field(default_factory=LockSettings)
 
 
 class Activity:
