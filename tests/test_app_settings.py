@@ -340,3 +340,15 @@ def test_a_settings_flow_over_the_real_adb(served, adb_server):
     tap_node(device, text="Screen timeout")
     tap_node(device, text="10 minutes")
     assert device.shell("settings get system screen_off_timeout").strip() == "600000"
+
+
+def test_a_snapshot_keeps_a_settings_page_and_its_dialog(device, phone):
+    device.shell("am start -n com.androidrl.notes/.MainActivity")
+    device.shell("am start -a android.settings.APPLICATION_DETAILS_SETTINGS -d package:com.androidrl.notes")
+    tap_node(device, resource_id=RID + "button3")
+    phone.save_snapshot("dialog")
+    tap_node(device, resource_id="android:id/button2")  # Cancel
+    phone.load_snapshot("dialog")
+    assert "Force stop?" in texts(device)
+    tap_node(device, resource_id="android:id/button1")  # the restored dialog's OK acts on the restored page
+    assert sh(device, "pidof com.androidrl.notes") == ""

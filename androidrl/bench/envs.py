@@ -99,10 +99,19 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up.
+    And at 360x800 on the Notes screen with the soft keyboard up, and on the stock apps' main screens.
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    screens = [_app_screen(rounds, name, steps) for name, steps in APP_SCREENS.items()]
+    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)] + screens
+
+
+#: The stock apps' main screens a wrapped env is timed on (random taps move about from there).
+APP_SCREENS = {
+    "Settings": [{"launch": {"action": "android.settings.SETTINGS"}}],
+    "Calculator": [{"launch": {"component": "com.android.calculator2/.Calculator"}}],
+    "Quick Settings": [{"shell": "input keyevent HOME; cmd statusbar expand-settings"}],
+}
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -153,6 +162,47 @@ def _keyboard(rounds: int) -> Figure:
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
         return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+    finally:
+        for env in envs.values():
+            env.close()
+
+
+def _app_screen(rounds: int, name: str, reset: list[dict]) -> Figure:
+    """In-process steps/s at 360x800 from an app's main screen: raw, and wrapped 84x84 (random grid taps)."""
+    task = {
+        "name": "screen-" + name.lower().replace(" ", "-"),
+        "description": f"Random taps from {name} (a benchmark, never succeeds).",
+        "max_steps": 50,
+        "reset": [{"shell": "am force-stop com.android.settings; am force-stop com.android.calculator2"}, *reset],
+        "success": {"node": {"text": "never shown: 0xdeadbeef"}},
+    }
+    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
+    envs = {
+        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
+        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
+    }
+    rng = np.random.default_rng(0)
+    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
+    table = [envs["wrapped 84x84"].action(a) for a in acts]
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env, steps) -> Callable[[], None]:
+            def go() -> None:
+                for a in steps:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {label: run(env, table if label == "raw AndroidEnv" else acts) for label, env in envs.items()},
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {label: [len(acts) * 1000 / ms for ms in values] for label, values in samples.items()}
+        return Figure.rate(f"in-process steps/s, {name}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()

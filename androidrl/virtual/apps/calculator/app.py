@@ -17,7 +17,7 @@ from functools import partial
 
 from androidrl.virtual.apps.calculator import expression as calc
 from androidrl.virtual.system.framework.app import Activity, App
-from androidrl.virtual.ui.views import LinearLayout, TextView, View
+from androidrl.virtual.ui.views import FrameLayout, LinearLayout, TextView, View
 
 PACKAGE = "com.android.calculator2"
 MAIN = "com.android.calculator2.Calculator"
@@ -30,6 +30,7 @@ ACCENT = (0, 188, 212)
 FORMULA_COLOR = (60, 60, 60)
 RESULT_COLOR = (128, 128, 128)
 ERROR_COLOR = (211, 47, 47)
+DISPLAY_DP = 56 + 96 + 72  # the toolbar, the formula and the result lines
 
 STRINGS = {
     "": {
@@ -157,13 +158,12 @@ class CalculatorActivity(Activity):
             formula_text, result_text, result_color = "", self.format(self.value), FORMULA_COLOR
         elif self.state == "error":
             result_text, result_color = s(self.error), ERROR_COLOR
-        formula = TextView(formula_text, resource_id=RID + "formula", text_size=40 if self.state != "result" else 28,
-                           gravity="end", height=96, padding=12, text_color=FORMULA_COLOR, focused=True,
-                           long_clickable=True, content_desc="" if self.expr else s("desc_formula"))  # fmt: skip
-        formula.on_text = self.type_text
-        formula.on_key = self.on_key
+        formula = TextView(formula_text, resource_id=RID + "formula", text_size=40, gravity="end", height=96,
+                           padding=12, text_color=FORMULA_COLOR, long_clickable=True,
+                           content_desc="" if self.expr else s("desc_formula"))  # fmt: skip
         result = TextView(result_text, resource_id=RID + "result", text_size=28 if self.state == "input" else 40,
-                          gravity="end", height=72, padding=12, text_color=result_color,
+                          gravity="end", height=96 if self.state == "result" else 72, padding=12,
+                          text_color=result_color,
                           content_desc="" if result_text else s("desc_result"))  # fmt: skip
         # In RESULT the formula is translated off the display (not dumped) and the result takes its place.
         parts = [result] if self.state == "result" else [formula, result]
@@ -171,40 +171,51 @@ class CalculatorActivity(Activity):
             [View(height=56, resource_id=RID + "toolbar"), *parts],
             resource_id=RID + "display",
             background=DISPLAY_BG,
+            height=DISPLAY_DP,
+            focused=True,  # the activity takes the keyboard's keys (Calculator.onKeyUp, KeyMaps.keyForChar)
         )
-        return LinearLayout([display, self.pads()], height=-1)
+        display.on_text, display.on_key = self.type_text, self.on_key
+        return LinearLayout([display, self.pads(DISPLAY_DP)], height=-1)
 
-    def pads(self) -> View:
+    def pads(self, top_dp: float) -> View:
+        """The numeric pad (3 x 4) beside the operator column (1 x 5), filling the screen below ``top_dp``.
+
+        Laid out as GridLayouts place their cells: each button at its cell's offset (a FrameLayout
+        child's ``x``/``y``), which costs no measuring.
+        """
         s = self.string
-        rows = []
-        for keys in NUMERIC_ROWS:
-            row = []
-            for key in keys:
+        metrics = self.context.metrics
+        width, height = metrics.width / metrics.scale, metrics.content_height_dp - top_dp
+        cell_w, row_h, op_h = width / 4, height / 4, height / 5
+        buttons: list[View] = []
+        for r, keys in enumerate(NUMERIC_ROWS):
+            for c, key in enumerate(keys):
                 if key == ".":
-                    row.append(self.button(s("dec_point"), "dec_point", partial(self.press, "."), s("desc_dec_point")))
+                    button = self.button(s("dec_point"), "dec_point", partial(self.press, "."), s("desc_dec_point"))
                 elif key == "=":
-                    row.append(self.button("=", "eq", self.equals, s("desc_eq"), color=ACCENT))
+                    button = self.button("=", "eq", self.equals, s("desc_eq"), color=ACCENT)
                 else:
-                    row.append(self.button(key, "digit_" + key, partial(self.press, key)))
-            rows.append(LinearLayout(row, vertical=False, weight=1))
-        numeric = LinearLayout(rows, resource_id=RID + "pad_numeric", background=NUMERIC_BG, weight=3, width=0,
-                               height=-1, cls="android.widget.GridLayout")  # fmt: skip
+                    button = self.button(key, "digit_" + key, partial(self.press, key))
+                button.x, button.y, button.width, button.height = c * cell_w, r * row_h, cell_w, row_h
+                buttons.append(button)
+        numeric = FrameLayout(buttons, cls="android.widget.GridLayout", resource_id=RID + "pad_numeric",
+                              background=NUMERIC_BG, width=3 * cell_w, height=height)  # fmt: skip
         if self.state == "input":
-            first = self.button(s("del"), "del", self.delete, s("desc_del"), size=20)
+            ops = [self.button(s("del"), "del", self.delete, s("desc_del"), size=20)]
         else:
-            first = self.button(s("clr"), "clr", self.clear, s("desc_clr"), size=20)
-        ops = [first] + [self.button(op, rid, partial(self.press, op), s(desc)) for rid, op, desc in OPERATORS]
-        for button in ops:  # a column: each fills its width, the rows share the height
-            button.width = -1
-        operator = LinearLayout(ops, resource_id=RID + "pad_operator", background=OPERATOR_BG, weight=1, width=0,
-                                height=-1, cls="android.widget.GridLayout")  # fmt: skip
-        return LinearLayout([numeric, operator], vertical=False, resource_id=RID + "pad_pager", weight=1)
+            ops = [self.button(s("clr"), "clr", self.clear, s("desc_clr"), size=20)]
+        ops += [self.button(op, rid, partial(self.press, op), s(desc)) for rid, op, desc in OPERATORS]
+        for r, button in enumerate(ops):
+            button.y, button.width, button.height = r * op_h, cell_w, op_h
+        operator = FrameLayout(ops, cls="android.widget.GridLayout", resource_id=RID + "pad_operator",
+                               background=OPERATOR_BG, x=3 * cell_w, width=cell_w, height=height)  # fmt: skip
+        return FrameLayout([numeric, operator], resource_id=RID + "pad_pager", height=height)
 
     @staticmethod
     def button(text: str, rid: str, on_click, desc: str = "", color=None, size: float = 32) -> View:
         return TextView(text, cls="android.widget.Button", resource_id=RID + rid, content_desc=desc, text_size=size,
-                        gravity="center", height=-1, weight=1, width=0, clickable=True, focusable=True,
-                        text_color=(255, 255, 255), background=color, on_click=on_click)  # fmt: skip
+                        gravity="center", clickable=True, focusable=True, text_color=(255, 255, 255),
+                        background=color, on_click=on_click)  # fmt: skip
 
 
 def calculator_app() -> App:

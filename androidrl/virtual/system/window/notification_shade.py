@@ -33,6 +33,8 @@ TILE_ON = (168, 199, 250)
 LIGHT_TEXT = (232, 234, 237)
 DARK_TEXT = (32, 33, 36)
 _ID = PACKAGE + ":id/"
+#: The labels of system packages that post but are no app of the phone's (their manifests' android:label).
+SYSTEM_LABELS = {"com.android.shell": "Shell", "android": "Android System", PACKAGE: "System UI"}
 
 
 class NotificationShade:
@@ -92,7 +94,7 @@ class NotificationShade:
         else:
             content = self._shade(text)
         root = FrameLayout([content], resource_id=_ID + "notification_panel", background=SCRIM)
-        # The window takes every touch that lands on it: a tap on its empty space closes the shade.
+        # The window takes every touch that lands on it: nothing under it sees one.
         root.clickable, root.on_click = True, self._tap_outside
         root.drag_axis, root.on_drag = "xy", self._drag_outside
         width, height = self.metrics.size
@@ -237,7 +239,8 @@ class NotificationShade:
     def _notification(self, notification: Notification) -> View:
         """An ExpandableNotificationRow: the app's name, the title and the text (its template's)."""
         card: list[View] = [
-            TextView(self.app_label(notification.package), resource_id="android:id/app_name_text", text_size=12,
+            TextView(SYSTEM_LABELS.get(notification.package) or self.app_label(notification.package),
+                     resource_id="android:id/app_name_text", text_size=12,
                      height=20, text_color=LIGHT_TEXT),
         ]  # fmt: skip
         if notification.title:
@@ -267,8 +270,7 @@ class NotificationShade:
         self.start_activity(intent)
 
     def _tap_outside(self) -> None:
-        if not self.keyguard.showing:
-            self.status_bar.collapse()  # NotificationPanelViewController: a tap on empty space closes the shade
+        """A tap on the shade's empty space: the window takes it, nothing under it sees it."""
 
     def _drag_outside(self, drag: Drag) -> None:
         """A drag on the shade's empty space goes no further (the windows under it never see it)."""
