@@ -34,12 +34,16 @@ APP_STORAGE_FRAGMENT = "com.android.settings.applications.AppStorageSettings"
 EXTRA_APP_PACKAGE = "android.provider.extra.APP_PACKAGE"
 
 
-def size_text(size: int) -> str:
-    """Formatter.formatShortFileSize: ``0 B``, ``4.10 kB``, ``12 MB`` (SI units, as Android 8+)."""
+def size_text(size: int, decimal: str = ".") -> str:
+    """Formatter.formatShortFileSize: ``0 B``, ``4.10 kB``, ``12 MB`` (SI units, as Android 8+).
+
+    The decimal separator is the locale's.
+    """
     for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if size >= scale:
             value = size / scale
-            return f"{value:.2f} {unit}" if value < 10 else f"{value:.0f} {unit}"
+            text = f"{value:.2f} {unit}" if value < 10 else f"{value:.0f} {unit}"
+            return text.replace(".", decimal)
     return f"{size} B"
 
 
@@ -151,7 +155,7 @@ class ManageApplicationsActivity(SettingsPage):
 
     def rows(self) -> list[View]:
         return [
-            list_row(app.label, size_text(app_size(app) + data_size(app)),
+            list_row(app.label, size_text(app_size(app) + data_size(app), self.string("decimal")),
                      on_click=partial(self.open_app_info, app.package), icon=(app.glyph, app.color))
             for app in listed_apps(self)
         ]  # fmt: skip
@@ -185,7 +189,7 @@ class AppInfoActivity(_AppPage):
             padding=8,
         )
         notifications = context.notifications.enabled_for_package(app.package)
-        size = size_text(app_size(app) + data_size(app))
+        size = size_text(app_size(app) + data_size(app), self.string("decimal"))
         return [
             self.header(app),
             buttons,
@@ -261,10 +265,10 @@ class AppStorageActivity(_AppPage):
         return [
             self.header(app),
             buttons,
-            self.row("app_size", size_text(code)),
-            self.row("user_data", size_text(data)),
+            self.row("app_size", size_text(code, s("decimal"))),
+            self.row("user_data", size_text(data, s("decimal"))),
             self.row("cache", size_text(0)),
-            self.row("total", size_text(code + data)),
+            self.row("total", size_text(code + data, s("decimal"))),
         ]
 
     def confirm_clear(self) -> None:

@@ -24,7 +24,7 @@ EN: dict[str, str] = {
     "system": "System", "system_summary": "Languages, gestures, time, backup",
     "about": "About phone",
     "nothing_here": "Nothing to change here on the virtual phone.",
-    "on": "On", "off": "Off", "ok": "OK", "cancel": "Cancel",
+    "on": "On", "off": "Off", "ok": "OK", "cancel": "Cancel", "decimal": ".",
     # Network & internet, Connected devices
     "wifi": "Wi-Fi", "airplane": "Airplane mode", "hotspot": "Hotspot & tethering", "data_saver": "Data Saver",
     "vpn": "VPN", "none": "None", "private_dns": "Private DNS", "automatic": "Automatic",
@@ -117,7 +117,7 @@ DE: dict[str, str] = {
     "system": "System", "system_summary": "Sprachen, Gesten, Zeit, Sicherung",
     "about": "Über das Telefon",
     "nothing_here": "Hier gibt es auf dem virtuellen Telefon nichts zu ändern.",
-    "on": "An", "off": "Aus", "ok": "OK", "cancel": "Abbrechen",
+    "on": "An", "off": "Aus", "ok": "OK", "cancel": "Abbrechen", "decimal": ",",
     "wifi": "WLAN", "airplane": "Flugmodus", "hotspot": "Hotspot & Tethering", "data_saver": "Datensparmodus",
     "vpn": "VPN", "none": "Keine", "private_dns": "Privates DNS", "automatic": "Automatisch",
     "bluetooth": "Bluetooth", "pair_new": "Neues Gerät koppeln", "connection_prefs": "Verbindungseinstellungen",
