@@ -30,7 +30,7 @@ from androidrl.train.training import main as train_main
 from androidrl.train.training import train
 from androidrl.virtual.phone import VirtualPhone
 
-from conftest import tiny_config
+from conftest import children, tiny_config, wait_until_gone
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
@@ -46,8 +46,11 @@ def _run(tmp_path, **training) -> Run:
     return Run.create(config, tmp_path / "run", ["scripts/train.py"])
 
 
-def _start_training(tmp_path, preexec=None, **training) -> tuple[subprocess.Popen, Path]:
-    """scripts/train.py on a long config in a process group of its own; returns once it is training."""
+def _start_training(tmp_path, preexec=None, env=None, **training) -> tuple[subprocess.Popen, Path]:
+    """scripts/train.py on a long config in a process group of its own; returns once it is training.
+
+    ``env``: more environment variables.
+    """
     config = tmp_path / "long.yaml"
     config.write_text(
         yaml.safe_dump({**SHORT, "training": {**SHORT["training"], "total_timesteps": 10**6, **training}})
@@ -55,7 +58,13 @@ def _start_training(tmp_path, preexec=None, **training) -> tuple[subprocess.Pope
     run = tmp_path / "run"
     command = [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config), "--run-dir", str(run)]
     process = subprocess.Popen(
-        command, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True, preexec_fn=preexec
+        command,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=preexec,
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 120
     while not list((run / "checkpoints").glob("rl_model_*_steps.zip")):
@@ -275,6 +284,24 @@ def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
     assert monitor_steps - saved <= 128 + 2 * 10  # one interval (+ the episodes in flight on 2 phones)
     resumed = train(Run.open(run, ["training.total_timesteps=" + str(saved + 128)]), resume=True)
     assert resumed.timesteps >= saved + 128
+
+
+def test_a_trainer_killed_with_sigkill_leaves_no_worker_and_no_temporary_directory(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    process, _ = _start_training(tmp_path, env={"TMPDIR": str(tmp)})
+    try:
+        workers = children(process.pid)
+        assert len(workers) == 2 and list(tmp.glob("androidrl-vec-*"))  # a worker per phone, their directory
+        os.kill(process.pid, signal.SIGKILL)  # the trainer alone: nothing tells its workers
+        process.wait(timeout=10)
+        alive, dirs = wait_until_gone(workers, tmp)
+        assert not alive, f"workers {alive} outlived the trainer"
+        assert not dirs, f"temporary directories left: {dirs}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # (its group: whatever outlived it)
+        process.stderr.close()
 
 
 # ---------------------------------------------------------------------------- devices and adb

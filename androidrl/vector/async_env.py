@@ -113,7 +113,8 @@ class DeviceVectorEnv(VectorEnv):
         context: multiprocessing start method (default: the platform's, fork on Linux).
         shared_memory: Observations through shared memory (when the space allows it).
         copy: Return copies of the observations (set False only if you copy them yourself).
-        cleanup: Directories to remove on :meth:`close` (the workers' observation files).
+        cleanup: Directories to remove on :meth:`close` (the workers' observation files); local
+            workers remove them if this process dies.
         transport: How workers are reached (default: :class:`~androidrl.vector.transport.LocalProcesses`
             with ``context`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
     """
@@ -143,7 +144,7 @@ class DeviceVectorEnv(VectorEnv):
         self.max_blank_share = settings.max_blank_share
         self.copy = copy
         self._cleanup = [Path(p) for p in cleanup]
-        self.transport = transport or LocalProcesses(context, shared_memory)
+        self.transport = transport or LocalProcesses(context, shared_memory, leftovers=self._cleanup)
         probe = env_fns[0]()  # built, never reset: constructors do not touch the device
         try:
             self.single_observation_space = probe.observation_space
@@ -631,7 +632,9 @@ def make_vector_env(
     settings = settings or VectorSettings()
     env_kwargs = dict(env_kwargs or {})
     cleanup = []
-    if "save_dir" not in env_kwargs:  # observation files (if any) go where close() removes them, even after a kill
+    # Observation files (if any) go where close() removes them, even those of a killed worker; if this process is
+    # killed, its workers remove them (see androidrl.vector.lifeline).
+    if "save_dir" not in env_kwargs:
         root = tempfile.mkdtemp(prefix="androidrl-vec-")
         cleanup.append(root)
     fns = [
