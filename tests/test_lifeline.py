@@ -58,8 +58,6 @@ import numpy as np
 from androidrl.vector import make_vector_env
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
-from conftest import wait_until_gone
-
 marks = Path(sys.argv[1])
 
 class Hang(gym.Wrapper):

@@ -91,9 +91,14 @@ class Lifeline:
         ppid = os.getppid()
         return ppid != self._ppid or (ppid != self.parent and not _running(self.parent))
 
-    def release(self) -> None:
-        """In the worker, last thing: if the parent is gone, remove its temporary directories."""
-        if self.orphaned():
+    def release(self, gone: bool = False) -> None:
+        """In the worker, last thing: if the parent is gone, remove its temporary directories.
+
+        Args:
+            gone: The worker knows (it read EOF on its pipe: the parent's descriptors are closed
+                as it exits, before its children are handed to another parent).
+        """
+        if gone or self.orphaned():
             for directory in self.leftovers:
                 shutil.rmtree(directory, ignore_errors=True)
 

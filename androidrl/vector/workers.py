@@ -102,6 +102,7 @@ def run_worker(
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it closes us
     envs: list[gym.Env] = []
+    gone = False  # whether the parent is gone: nothing more will come
     try:
         if lifeline is not None:
             lifeline.hold()
@@ -110,12 +111,20 @@ def run_worker(
             try:
                 command, data = conn.recv()
             except (EOFError, OSError):  # the parent is gone
+                gone = True
+                return
+            reply = ("ok", None) if command == "close" else answer(envs, slots, buffer, command, data)
+            try:
+                conn.send(reply)
+            except OSError:  # (a broken pipe) the parent is gone
+                gone = True
                 return
             if command == "close":
-                conn.send(("ok", None))
                 return
-            conn.send(answer(envs, slots, buffer, command, data))
-    except (BrokenPipeError, EOFError, KeyboardInterrupt, ParentGone):
+    except ParentGone:
+        gone = True
+        return
+    except (BrokenPipeError, EOFError, KeyboardInterrupt):
         return
     finally:
         try:
@@ -124,7 +133,7 @@ def run_worker(
                     env.close()
         finally:
             if lifeline is not None:
-                lifeline.release()
+                lifeline.release(gone)
 
 
 def answer(envs: list[gym.Env], slots: list[int], buffer: Any, command: str, data: Any) -> tuple[str, Any]:
