@@ -4,6 +4,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -25,6 +26,7 @@ from androidrl.errors import DeviceError
 from androidrl.train.checkpoints import CheckpointError, atomic_write
 from androidrl.train.compose import check_devices
 from androidrl.train.config import ConfigError, parse_config
+from androidrl.train.lock import RunInUse
 from androidrl.train.runs import Run, checkpoint_path, checkpoint_steps
 from androidrl.train.training import main as train_main
 from androidrl.train.training import train
@@ -269,6 +271,21 @@ def test_signals_save_a_checkpoint_and_stop_quietly(tmp_path, sig, code):
     assert max(p.stat().st_mtime for p in saved) >= sent  # saved on the signal
 
 
+def test_more_ctrl_c_while_a_stopped_training_saves_its_checkpoint_print_no_traceback(tmp_path):
+    process, run = _start_training(tmp_path)
+    os.killpg(process.pid, signal.SIGINT)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:  # an impatient user: Ctrl-C, Ctrl-C, Ctrl-C...
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.02)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    (saved,) = re.findall(r"SIGINT: saved (\S+); continue with --resume", err)
+    assert zipfile.is_zipfile(saved) and Path(saved).parent == run / "checkpoints"
+    assert not list((run / "checkpoints").glob(".*.tmp-*"))  # no half-written file either
+
+
 def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
     process, run = _start_training(tmp_path, checkpoint_freq=128)
     time.sleep(2)
@@ -302,6 +319,36 @@ def test_a_trainer_killed_with_sigkill_leaves_no_worker_and_no_temporary_directo
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # (its group: whatever outlived it)
         process.stderr.close()
+
+
+# ---------------------------------------------------------------------------- one trainer per run
+
+
+def test_a_run_held_by_a_live_trainer_is_refused_and_a_killed_ones_is_taken_over(tmp_path, capsys):
+    process, run = _start_training(tmp_path)
+    try:
+        before = {name: (run / name).read_bytes() for name in ("config.yaml", "command.txt")}
+        assert train_main(["--resume", str(run), "--set", "training.eval_freq=0"]) == 2
+        err = capsys.readouterr().err
+        holder = f"pid {process.pid} on host {socket.gethostname()}"
+        assert f"error: run directory {run} is in use by another trainer ({holder}, training since" in err, err
+        assert {name: (run / name).read_bytes() for name in before} == before  # the refused one wrote nothing
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        process.stderr.close()
+    steps = checkpoint_steps(Run.open(run).latest_checkpoint())
+    assert train_main(["--resume", str(run), "--set", f"training.total_timesteps={steps + 128}"]) == 0
+    assert f"{run}: taking over the run from {holder} (training since" in capsys.readouterr().err
+    assert (run / "trainer.lock").read_text() == ""  # a clean end leaves no holder named
+
+
+def test_a_run_is_held_once_within_a_process_too(tmp_path):
+    run = _run(tmp_path)
+    with run.hold(), pytest.raises(RunInUse, match=f"pid {os.getpid()} on host .* \\(this process\\)"):
+        run.hold().acquire()
+    with run.hold():  # released: free again
+        pass
 
 
 # ---------------------------------------------------------------------------- devices and adb
