@@ -113,6 +113,20 @@ def test_a_write_that_fails_leaves_the_old_file_whole(tmp_path):
     assert path.read_bytes() == b"the good checkpoint" and sorted(p.name for p in tmp_path.iterdir()) == ["step_1.zip"]
 
 
+def test_a_ctrl_c_during_a_write_takes_effect_once_the_file_is_whole(tmp_path):
+    path = tmp_path / "step_1.zip"
+
+    def interrupted_midway(f):
+        f.write(b"the first half, ")
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C
+        f.write(b"the second half")
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(path, interrupted_midway)
+    assert path.read_bytes() == b"the first half, the second half"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["step_1.zip"]
+
+
 def test_a_full_disk_stops_training_with_an_error_and_loses_no_checkpoint(tmp_path):
     def small_files():  # as on a nearly full disk: no file may grow past 600 KB (a checkpoint is bigger)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

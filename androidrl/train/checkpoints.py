@@ -17,6 +17,8 @@ import io
 import json
 import os
 import pickle
+import signal
+import threading
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +28,8 @@ import numpy as np
 
 from androidrl.errors import AndroidRLError
 
+#: The signals that stop a training.
+_STOPS = (signal.SIGINT, signal.SIGTERM)
 #: What a VecNormalize keeps besides its running statistics.
 _NORMALIZE_SETTINGS = ("norm_obs", "norm_reward", "clip_obs", "clip_reward", "gamma", "epsilon", "training")
 
@@ -37,24 +41,49 @@ class CheckpointError(AndroidRLError):
 def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     """Write ``path`` whole or not at all: ``write(file)`` into a temporary file, fsync, rename.
 
+    A Ctrl-C or SIGTERM meanwhile takes effect once the file is written (see :func:`deferred_signals`).
+
     Raises:
         CheckpointError: The file could not be written (a full disk, say); ``path`` is untouched.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _fsync_directory(path.parent)
+        with deferred_signals():
+            with open(tmp, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            _fsync_directory(path.parent)
     except BaseException as err:  # (a Ctrl-C midway too: no half file is left)
         with contextlib.suppress(OSError):
             tmp.unlink()
         if isinstance(err, OSError):
             raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
         raise
+
+
+@contextlib.contextmanager
+def deferred_signals():
+    """Ctrl-C (SIGINT) and SIGTERM during the block take effect when it ends, in the main thread.
+
+    A save cut short is worse than a save that finishes: torch's zip writer, interrupted,
+    raises an error of its own in place of the KeyboardInterrupt (a traceback instead of a
+    checkpoint). Elsewhere than the main thread, signals are left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum)) for signum in _STOPS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])  # (now its own handler runs: KeyboardInterrupt for Ctrl-C)
 
 
 def remove_unfinished(directory: Path) -> list[str]:
