@@ -6,12 +6,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from androidrl.vector import make_vector_env
+from androidrl.vector.lifeline import temporary_directory
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
 from conftest import wait_until_gone
@@ -56,6 +58,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 from androidrl.vector import make_vector_env
+from androidrl.vector.lifeline import temporary_directory
 from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation
 
 marks = Path(sys.argv[1])
@@ -108,3 +111,16 @@ def kill_group(pgid: int) -> None:
     """SIGKILL what is left of process group ``pgid`` (a test's own), if anything."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def test_directories_of_trainers_killed_with_their_workers_are_removed_by_the_next(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # (where tempfile makes its directories)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / f"androidrl-vec-{dead.stdout.strip()}-k9xq2z"  # a kill -9 of a whole process group leaves it
+    alive = tmp_path / f"androidrl-vec-{os.getppid()}-a8c3e1"  # (a process that runs)
+    other = tmp_path / "androidrl-vec-1ohaiqes"  # (no pid in its name: not ours to judge)
+    for path in (left, alive, other):
+        (path / "env_0").mkdir(parents=True)
+    made = Path(temporary_directory())
+    assert made.parent == tmp_path and made.name.startswith(f"androidrl-vec-{os.getpid()}-")
+    assert not left.exists() and alive.exists() and other.exists()

@@ -301,7 +301,9 @@ def test_more_ctrl_c_while_a_stopped_training_saves_its_checkpoint_print_no_trac
 
 
 def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
-    process, run = _start_training(tmp_path, checkpoint_freq=128)
+    tmp = tmp_path / "tmp"  # (the workers die too: their directory is left for the next trainer to remove)
+    tmp.mkdir()
+    process, run = _start_training(tmp_path, env={"TMPDIR": str(tmp)}, checkpoint_freq=128)
     time.sleep(2)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=10)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import logging
 import shutil
 import statistics
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -47,6 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from androidrl.device.spec import DeviceSpec, parse_devices
+from androidrl.vector.lifeline import temporary_directory
 from androidrl.vector.settings import VectorSettings
 from androidrl.vector.shared import blank
 from androidrl.vector.transport import LocalProcesses, Transport, Worker, WorkerGone
@@ -635,7 +635,7 @@ def make_vector_env(
     # Observation files (if any) go where close() removes them, even those of a killed worker; if this process is
     # killed, its workers remove them (see androidrl.vector.lifeline).
     if "save_dir" not in env_kwargs:
-        root = tempfile.mkdtemp(prefix="androidrl-vec-")
+        root = temporary_directory()
         cleanup.append(root)
     fns = [
         env_factory(

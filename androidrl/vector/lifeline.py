@@ -18,9 +18,13 @@ of the thread that started the worker, which also fires PDEATHSIG) is ignored.
 
 A worker whose trainer died closes its envs and removes the trainer's temporary directories
 (:attr:`Lifeline.leftovers`; the trainer removes them itself when it closes, and after
-killing a worker). Observations in shared memory need nothing: multiprocessing's blocks are
-unlinked files (in ``/dev/shm``) from the start, freed with the last process that maps them.
-A virtual phone lives inside its worker and goes with it. An adb server that a worker
+killing a worker). When the trainer and its workers are killed together (``kill -9`` of
+the process group), no one is left to: the directory's name carries the trainer's pid
+(:func:`temporary_directory`), and the next trainer removes those of processes that are gone.
+
+Observations in shared memory need nothing: multiprocessing's blocks are unlinked files
+(in ``/dev/shm``) from the start, freed with the last process that maps them. A virtual
+phone lives inside its worker and goes with it. An adb server that a worker
 started with ``adb start-server`` (only on adb's default port, when none answered) is the
 machine's shared one, as any adb client would start it: it is meant to outlive its clients.
 """
@@ -33,9 +37,11 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: What a worker receives when its parent dies.
@@ -119,6 +125,22 @@ class Lifeline:
         time.sleep(GRACE)
         self.release()  # the main thread is stuck: end the process ourselves
         os._exit(1)
+
+
+def temporary_directory(prefix: str = "androidrl-vec-") -> str:
+    """A new private temporary directory named after this process (``<prefix><pid>-<random>``).
+
+    First, those of this user's processes that are gone are removed (a trainer killed with
+    its workers leaves its directory behind).
+    """
+    for path in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+        pid = path.name[len(prefix) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _running(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink() and path.stat().st_uid == os.getuid():
+                shutil.rmtree(path, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
 
 
 def _die_with_parent(signum: int) -> None:
