@@ -236,8 +236,8 @@ def _train(
 def _stopping():
     """While a stopped training saves its checkpoint and closes its envs, Ctrl-C and SIGTERM only say so.
 
-    A second Ctrl-C would otherwise cut the save short (a traceback from the middle of the
-    zip writer) for a stop that takes about a second anyway.
+    A second Ctrl-C would otherwise cut that short, with a traceback from wherever it landed,
+    for a stop that takes about a second anyway.
     """
 
     def again(signum: int, frame: Any) -> None:
