@@ -81,6 +81,7 @@ class ConversationActivity(ContactActions):
         self.menu: list[str] = []
         self.conversation: data.Conversation | None = None
         self.messages: list[data.Message] = []
+        self.cache = data.Cache()
 
     @property
     def title(self) -> str:
@@ -199,24 +200,27 @@ class ConversationActivity(ContactActions):
 
     # ------------------------------------------------------------------ the conversation
 
-    def build_conversation(self) -> View:
+    def read(self) -> tuple[data.Conversation | None, str, bool, list[data.Message]]:
+        """The conversation (None before its first message), its name, whether it is a contact, its messages."""
         content = self.context.content
         conversations = data.sync(content)
         found = next((c for c in conversations if c.id == self.conversation_id), None)
         found = found or data.find(conversations, self.destination or "")
-        self.conversation = found
-        if found is not None:
-            self.conversation_id = found.id
-            self.destination = found.destination  # replies go to the thread's address as the provider has it
-            if not found.read:  # ConversationData.setFocus -> MarkAsReadAction
-                data.mark_read(content, found.thread_id)
-                self.log(TAG, f"Marked conversation {found.id} read")
-                data.sync(content)  # (the app's row follows now: no frame is built after this one)
-            name, known = found.name, found.known
-        else:
+        if found is None:
             named = data.name_of(data.people(content), self.destination or "")
-            name, known = named or self.destination or "", named is not None
-        self.messages = data.messages(content, found.thread_id if found else 0)
+            return None, named or self.destination or "", named is not None, []
+        self.conversation_id = found.id
+        self.destination = found.destination  # replies go to the thread's address as the provider has it
+        if not found.read:  # ConversationData.setFocus -> MarkAsReadAction
+            data.mark_read(content, found.thread_id)
+            self.log(TAG, f"Marked conversation {found.id} read")
+            data.sync(content)  # (the app's row follows now: no frame is built after this one)
+        return found, found.name, found.known, data.messages(content, found.thread_id)
+
+    def build_conversation(self) -> View:
+        key = (self.conversation_id, self.destination)
+        found, name, known, self.messages = self.cache.get(self.context.content, key, self.read)
+        self.conversation = found
         if self.selected_message not in {m.id for m in self.messages}:
             self.selected_message = None
         bar = self.message_selection_bar() if self.selected_message is not None else self.bar(name, known)

@@ -107,6 +107,7 @@ class ConversationListActivity(ContactActions):
         self.selected: list[int] = []  # conversation ids, in the order they were picked
         self.shown: list[data.Conversation] = []
         self.menu: list[str] = []  # the overflow menu's items (string keys) as last built
+        self.cache = data.Cache()
 
     @property
     def title(self) -> str:
@@ -115,7 +116,8 @@ class ConversationListActivity(ContactActions):
     # ------------------------------------------------------------------ views
 
     def build(self) -> View:
-        conversations = data.sync(self.context.content)
+        resolver = self.context.content
+        conversations = self.cache.get(resolver, None, partial(data.sync, resolver))
         self.shown = [c for c in conversations if c.archived == self.archived_list]
         ids = {c.id for c in self.shown}
         self.selected = [i for i in self.selected if i in ids]

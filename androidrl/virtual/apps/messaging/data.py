@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,26 @@ def same_number(a: Any, b: Any) -> bool:
         return True
     short, long = sorted((x, y), key=len)
     return len(short) >= 7 and long.endswith(short)
+
+
+class Cache:
+    """What was last read from the providers, kept while none of them changed (``ContentResolver.generation``).
+
+    A screen is rebuilt after every touch; reading the providers again only when their data
+    changed keeps that cheap (Android's loaders re-query on a content change, not on a touch).
+    """
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.generation = -1
+        self.value: Any = None
+
+    def get(self, resolver, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s value for ``key``, computed again when ``key`` or the providers' data changed."""
+        if key != self.key or resolver.generation != self.generation:
+            self.value = compute()
+            self.key, self.generation = key, resolver.generation  # (after its own writes: they are in the value)
+        return self.value
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,12 @@ def avatar(name: str, known: bool, resource_id: str, size: float = 48, checked: 
     return ImageView(glyph=letter, color=color, glyph_color=WHITE, resource_id=resource_id, width=size, height=size)
 
 
+@functools.lru_cache(maxsize=8192)
+def line_width(text: str, size_px: int) -> int:
+    """``text_width``, remembered (the bubbles measure the same lines every frame)."""
+    return text_width(text, size_px)
+
+
 @functools.lru_cache(maxsize=4096)
 def wrap_lines(text: str, size_px: int, width_px: int) -> tuple[str, ...]:
     """``text`` broken into lines no wider than ``width_px`` (at word boundaries; a long word is cut)."""
@@ -141,19 +147,29 @@ def wrap_lines(text: str, size_px: int, width_px: int) -> tuple[str, ...]:
         line = ""
         for word in paragraph.split(" "):
             candidate = f"{line} {word}" if line else word
-            if text_width(candidate, size_px) <= width_px or not line:
+            if line_width(candidate, size_px) <= width_px or not line:
                 line = candidate
             else:
                 lines.append(line)
                 line = word
-            while text_width(line, size_px) > width_px and len(line) > 1:  # a word longer than the line
+            while line_width(line, size_px) > width_px and len(line) > 1:  # a word longer than the line
                 cut = len(line) - 1
-                while cut > 1 and text_width(line[:cut], size_px) > width_px:
+                while cut > 1 and line_width(line[:cut], size_px) > width_px:
                     cut -= 1
                 lines.append(line[:cut])
                 line = line[cut:]
         lines.append(line)
     return tuple(lines)
+
+
+@functools.lru_cache(maxsize=4096)
+def bubble_width(texts: tuple[tuple[str, int], ...], row_px: int, pad: int) -> int:
+    """How wide a bubble of ``(text, size)`` lines is in a row ``row_px`` wide: its widest line, up to 85%."""
+    widest = 0
+    for text, size in texts:
+        lines = wrap_lines(text, size, max(1, int(row_px * 0.85) - 2 * pad))
+        widest = max(widest, *(line_width(line, size) for line in lines))
+    return min(int(row_px * 0.85), widest + 2 * pad + 2)
 
 
 class WrappedText(TextView):
@@ -195,13 +211,8 @@ class MessageBubble(LinearLayout):
         self.outgoing = outgoing
 
     def _width(self, row_px: int, scale: float) -> int:
-        pad = round(self.padding * scale)
-        widest = 0
-        for child in self.children:
-            size = max(1, round(child.text_px(scale)))
-            lines = wrap_lines(child.text, size, max(1, int(row_px * 0.85) - 2 * pad))
-            widest = max(widest, *(text_width(line, size) for line in lines))
-        return min(int(row_px * 0.85), widest + 2 * pad + 2)
+        texts = tuple((child.text, max(1, round(child.text_px(scale)))) for child in self.children)
+        return bubble_width(texts, row_px, round(self.padding * scale))
 
     def measure_height(self, width_px: int, scale: float) -> int:
         inner = self._width(width_px, scale) - round(2 * self.padding * scale)
