@@ -139,6 +139,18 @@ def test_an_incoming_message_shows_at_once_on_top(device, clock):
     assert "post" not in sh(device, "dumpsys notification --noredact")  # AOSP posts none for a provider insert
 
 
+def test_a_contact_renamed_or_added_shows_at_once(device):
+    where = shlex.quote("data1='Alice Smith'")
+    sh(
+        device,
+        f"content update --uri content://com.android.contacts/data --bind 'data1:s:Alicia Smith' --where {where}",
+    )
+    assert texts(device, "conversation_name")[0] == "Alicia Smith"
+    add_contact(device, "Carol Stone", STRANGER)
+    assert texts(device, "conversation_name") == ["Alicia Smith", "Carol Stone", "Bob Jones"]
+    assert [r["name"] for r in rows(device, BUGLE)] == ["Alicia Smith", "Carol Stone", "Bob Jones"]
+
+
 def test_opening_a_conversation_shows_bubbles_and_marks_it_read(device):
     assert rows(device, "content://sms/inbox", "read=0")
     tap_node(device, text="Alice Smith")
