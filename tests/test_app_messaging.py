@@ -355,6 +355,19 @@ def test_sendto_without_a_recipient_opens_the_picker(device):
     assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == ""
 
 
+@pytest.mark.parametrize("extra", ["--es conversation_id nope", "--ei conversation_id 999", "--esn destination"])
+def test_a_conversation_id_that_names_none_opens_the_picker(device, extra):
+    sh(device, f"am start -n {PKG}/.ui.conversation.ConversationActivity {extra}")
+    assert "ConversationActivity" in foreground(device)
+    assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == ""
+
+
+def test_an_intent_of_another_scheme_is_not_messagings(device):
+    out = device.shell("am start -a android.intent.action.SENDTO -d mailto:someone@example.com 2>&1", check=False)
+    assert "Error: Activity not started, unable to resolve Intent" in out
+    assert "ConversationListActivity" in foreground(device)
+
+
 # ---------------------------------------------------------------------------- configuration and snapshots
 
 

@@ -66,7 +66,8 @@ class ConversationActivity(ContactActions):
 
     def on_create(self) -> None:
         extras = self.intent.extras
-        self.conversation_id = int(extras.get("conversation_id") or 0)
+        given = str(extras.get("conversation_id") or "0").strip()
+        self.conversation_id = int(given) if given.isdigit() else 0  # an unknown one: the contact picker
         self.destination = str(extras.get("destination") or "") or None
         if self.conversation_id and self.destination is None:
             rows = self.context.content.query(f"{data.CONVERSATIONS}/{self.conversation_id}")
