@@ -102,7 +102,7 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
     And at 360x800 on the Notes screen with the soft keyboard up.
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds), _app_screen(rounds, MESSAGES_LIST)]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -117,6 +117,69 @@ NOTES_KEYBOARD = {
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
 }
+
+
+def _sms(address: str, body: str, box: str = "inbox", read: int = 1) -> dict:
+    """A reset step that puts a text message in the telephony provider."""
+    binds = " ".join(f"--bind '{b}'" for b in (f"address:s:{address}", f"body:s:{body}", f"read:i:{read}"))
+    return {"shell": f"content insert --uri content://sms/{box} {binds}"}
+
+
+#: Messaging's conversation list with six conversations; random taps open them, start new ones, go back.
+MESSAGES_LIST = {
+    "name": "messages-list",
+    "description": "Random taps on Messaging's conversation list (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "content delete --uri content://sms"},
+        {"shell": "pm clear com.android.messaging"},
+        *(
+            _sms(f"+1 555-01{i:02d}", f"Message number {i} about the plans for the weekend", read=i % 2)
+            for i in range(5)
+        ),
+        _sms("+1 555-0142", "See you at noon", box="sent"),
+        {"launch": {"component": "com.android.messaging/.ui.conversationlist.ConversationListActivity"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+def _app_screen(rounds: int, task: dict) -> Figure:
+    """In-process steps/s at 360x800 on an app's screen (``task`` starts it): raw, and wrapped 84x84.
+
+    The random taps are the 8x4 grid's over the app's window (not the navigation bar), so the
+    episode stays in the app: it opens what it taps and resets after ``max_steps``.
+    """
+    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
+    envs = {
+        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
+        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
+    }
+    rng = np.random.default_rng(0)
+    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]
+    table = [envs["wrapped 84x84"].action(a) for a in acts]
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env, steps) -> Callable[[], None]:
+            def go() -> None:
+                for a in steps:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {name: run(env, table if name == "raw AndroidEnv" else acts) for name, env in envs.items()},
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
+        return Figure.rate(f"in-process steps/s, {task['name']}, 360x800", "raw AndroidEnv", per_second)
+    finally:
+        for env in envs.values():
+            env.close()
 
 
 def _keyboard(rounds: int) -> Figure:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
+from androidrl.virtual.apps.messaging.app import messaging_app
 from androidrl.virtual.apps.notes.app import notes_app
 from androidrl.virtual.apps.placeholder.app import installed_app, placeholder_apps
 from androidrl.virtual.apps.practice.app import practice_app
@@ -39,7 +40,7 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    apps = [launcher_app(), settings_app(), *placeholder_apps(), messaging_app(), notes_app(), practice_app()]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS

@@ -202,6 +202,7 @@ class PhoneCore:
             toast=lambda text, long: self.windows.toast(text, long),
             locale=lambda: self.windows.configuration().locale,
             is_24_hour=self.is_24_hour,
+            now_ms=self.clock.now_ms,
         )
         self.activities = ActivityManager(
             self.packages,

@@ -33,13 +33,6 @@ STOCK_APPS = (
     ("com.android.deskclock", "com.android.deskclock.DeskClock", "Clock", "T", (66, 133, 244)),
     ("com.android.contacts", "com.android.contacts.activities.PeopleActivity", "Contacts", "P", (251, 140, 0)),
     ("com.android.dialer", "com.android.dialer.main.impl.MainActivity", "Phone", "D", (15, 157, 88)),
-    (
-        "com.android.messaging",
-        "com.android.messaging.ui.conversationlist.ConversationListActivity",
-        "Messages",
-        "M",
-        (26, 115, 232),
-    ),
 )
 
 

@@ -49,6 +49,7 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        now_ms: The phone's wall time in milliseconds since the epoch (``System.currentTimeMillis``).
     """
 
     apps: dict[str, App]
@@ -65,6 +66,7 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    now_ms: Callable[[], int] = lambda: 0
 
 
 class Activity:
@@ -84,6 +86,8 @@ class Activity:
     windows: list[Window]
     #: The snackbar at the bottom of its window, if one shows.
     snackbar: Snackbar | None = None
+    #: Set by :meth:`finish` (``isFinishing``); one that finishes in :meth:`on_create` never shows.
+    finishing: bool = False
 
     def log(self, tag: str, message: str) -> None:
         """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
@@ -115,6 +119,7 @@ class Activity:
 
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()``."""
+        self.finishing = True
         self.context.finish_activity(self)
 
     def start(self, cls: str, **extras: Any) -> None:
