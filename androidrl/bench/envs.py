@@ -99,10 +99,10 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up.
+    And at 360x800 on the app screens of :data:`APP_SCREENS` (Notes with the soft keyboard up...).
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    return [_wrapped(rounds, *size) for size in sizes] + [_app_screen(rounds, *screen) for screen in APP_SCREENS]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -117,19 +117,46 @@ NOTES_KEYBOARD = {
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
 }
+#: Calendar's month view (AllInOneActivity) over five events, each episode from the snapshot taken after
+#: setup; random taps open days, the view menu, the editor and events, as an agent exploring the app would.
+CALENDAR_MONTH = {
+    "name": "calendar-month",
+    "description": "Random taps on Calendar's month view (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "setup": [
+        *(
+            {
+                "shell": "content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
+                f"--bind title:s:Event{i} --bind eventTimezone:s:UTC --bind dtstart:l:{1781514000000 + i * 172800000} "
+                f"--bind dtend:l:{1781517600000 + i * 172800000}"
+            }
+            for i in range(5)
+        ),
+        {"launch": {"component": "com.android.calendar/.AllInOneActivity"}},
+        {"tap": {"node": {"resource_id": "android:id/action_bar_spinner"}}},
+        {"tap": {"node": {"text": "Month"}}},
+    ],
+    "success": {"node": {"text": "never shown: 0xdeadbeef"}},
+}
+
+#: (figure title, task) of the app screens measured at 360x800.
+APP_SCREENS = (
+    ("Notes with the keyboard up", NOTES_KEYBOARD),
+    ("Calendar's month view", CALENDAR_MONTH),
+)
 
 
-def _keyboard(rounds: int) -> Figure:
-    """In-process steps/s at 360x800 on Notes with the keyboard up: raw, and wrapped 84x84.
+def _app_screen(rounds: int, title: str, task: dict) -> Figure:
+    """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
 
     Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
-    sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
-    field moves the cursor.
+    sends the app away (on Notes with the keyboard up: a tap on the keyboard types, on Save
+    saves, in the field moves the cursor).
     """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False), action=grid),
+        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
+        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -152,7 +179,7 @@ def _keyboard(rounds: int) -> Figure:
             warmup=1,
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+        return Figure.rate(f"in-process steps/s, {title}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()
