@@ -263,6 +263,10 @@ def test_event_details_edit_and_delete_with_its_confirmation(cal):
     assert texts(cal, resource_id=RID + "title") == ["Interview"]
     assert texts(cal, resource_id=RID + "when_datetime") == ["Monday, June 22, 4:00 – 5:00 PM"]
     assert texts(cal, resource_id=RID + "calendar_name") == ["Phone"]
+    cal.shell(f"am start -a android.intent.action.EDIT -d {EVENTS}/1")  # EditEventActivity's EDIT filter
+    assert top(cal) == f"{PKG}/.event.EditEventActivity"
+    assert texts(cal, resource_id=RID + "start_time") == ["4:00 PM"]
+    tap_node(cal, resource_id=RID + "action_cancel")
     tap_node(cal, resource_id=RID + "info_action_edit")
     assert texts(cal, resource_id=RID + "calendar_textview") == ["Phone"]
     tap_node(cal, resource_id=RID + "title")

@@ -44,12 +44,12 @@ ON_EVENT = (254, 254, 254)
 
 @dataclass(frozen=True)
 class Place:
-    """Where a child of the grid goes: a day column (or -1: the labels' column), minutes of the day, a share."""
+    """Where a child of the grid goes: its day's column, its minutes of the day, its share of the column."""
 
-    day: int
-    start: float  # minutes
+    day: int  # the index of its day among those shown
+    start: float  # minutes after midnight
     end: float
-    column: int = 0
+    column: int = 0  # its place among the events it overlaps
     columns: int = 1
 
 
@@ -181,7 +181,7 @@ def day_grid(
                 for e in all_day
                 if e.on(day, tz)
             ]
-            cells.append(LinearLayout(chips, weight=1, width=0, padding=1))
+            cells.append(LinearLayout(chips, weight=1, width=0, height=-1, padding=1))  # (chips from the top)
         parts.append(LinearLayout(cells, vertical=False, background=SURFACE))
     children: list[View] = []
     places: list[Place] = []

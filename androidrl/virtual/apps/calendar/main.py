@@ -242,6 +242,8 @@ class AllInOneActivity(Activity):
         if day is not None:
             self.selected = day
         self.slot = None
+        if view == "agenda":
+            self.agenda.scroll_to(0)  # (the list starts at the day gone to)
         prefs = self.app.data.setdefault("prefs", {})
         prefs[START_VIEW] = view  # Utils.setDefaultView
         if view in ("day", "agenda"):

@@ -71,9 +71,9 @@ class DayCell(View):
             return self.drawn[1]
         left, top, right, bottom = self.bounds
         line = max(1, round(scale))
+        # (the list's background shows between the days as the grid's lines)
         ops: list[tuple] = [
-            ("rect", (left, top, right, bottom), DIVIDER, 0),
-            ("rect", (left + line, top + line, right, bottom), WHITE if self.in_month else OTHER_MONTH, 0),
+            ("rect", (left + line, top + line, right, bottom), WHITE if self.in_month else OTHER_MONTH, 0)
         ]
         size = round(24 * scale)
         x, y = left + (right - left - size) // 2, top + round(4 * scale)
@@ -169,7 +169,15 @@ def month_view(
                 )
             )
         rows.append(Slots(cells, vertical=False, cls="android.view.View"))
-    weeks = Slots(rows, vertical=True, cls="android.widget.ListView", resource_id="android:id/list", weight=1, height=0)
+    weeks = Slots(
+        rows,
+        vertical=True,
+        cls="android.widget.ListView",
+        resource_id="android:id/list",
+        background=DIVIDER,
+        weight=1,
+        height=0,
+    )
     weeks.drag_axis = "xy"
     weeks.on_drag = on_drag
     return LinearLayout([header, weeks], resource_id=RID + "month", height=-1)
