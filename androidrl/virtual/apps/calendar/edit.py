@@ -56,47 +56,49 @@ class EditEventActivity(Activity):
     """The event's fields live here until Done; the saved event is the provider's row."""
 
     def on_create(self) -> None:
-        extras = self.intent.extras
         self.event_id = event_id(self.intent.data)
         self.scroll = ScrollState()
         self.focus = ""
-        self.missing = False
         self.title, self.location, self.description = TextState(), TextState(), TextState()
         row = self.read_row() if self.event_id >= 0 else None
-        if row is not None:
-            self.calendar_id, self.calendar_name = int(row["calendar_id"]), str(row["calendar_displayName"] or "")
-            self.all_day = bool(row["allDay"])
-            self.tz_name = "UTC" if self.all_day else str(row["eventTimezone"] or self.context.timezone())
-            begin = int(row["dtstart"] or 0)
-            end = int(row["dtend"] if row["dtend"] is not None else begin)
-            self.title.set(row["title"] or "")
-            self.location.set(row["eventLocation"] or "")
-            self.description.set(row["description"] or "")
-        else:
-            self.missing = self.event_id >= 0
-            self.event_id = -1
-            self.calendar_id, self.calendar_name = self.first_calendar()
-            self.all_day = extras.get("allDay") is True
-            self.tz_name = self.context.timezone()
-            begin, end = long_extra(extras, "beginTime"), long_extra(extras, "endTime")
-            if begin <= 0:  # EditEventHelper.constructDefaultStartTime: the next half hour
-                now = self.context.current_time_millis()
-                half = now - now % 1_800_000
-                begin = half + 1_800_000
-            if end < begin:
-                end = begin + 3_600_000  # constructDefaultEndTime: an hour
-            for state, key in ((self.title, "title"), (self.location, "eventLocation"),
-                               (self.description, "description")):  # fmt: skip
-                if isinstance(extras.get(key), str):
-                    state.set(extras[key])
+        self.missing = row is None and self.event_id >= 0  # EDIT of an event that is not there
+        begin, end = self.from_row(row) if row is not None else self.from_intent(self.intent.extras)
         tz = dt.timezone.utc if self.all_day else dates.zone(self.tz_name)
         self.start = dates.local(begin, tz).replace(tzinfo=None)
         self.end = dates.local(end, tz).replace(tzinfo=None)
-        if self.all_day:  # the last day shows, not the midnight after it
+        if self.all_day:  # the last day shows, not the midnight after it; times show in the phone's zone
             self.end = max(self.start, self.end - DAY) if self.end.time() == dt.time() else self.end
             self.tz_name = self.context.timezone()
-        self.original = self.values() if self.event_id >= 0 else None
+        self.original = self.values() if row is not None else None
         self.initial = (self.start, self.end, self.all_day)
+
+    def from_row(self, row: dict[str, Any]) -> tuple[int, int]:
+        """An existing event's fields (EditEventHelper.setModelFromCursor); its (begin, end)."""
+        self.calendar_id, self.calendar_name = int(row["calendar_id"]), str(row["calendar_displayName"] or "")
+        self.all_day = bool(row["allDay"])
+        self.tz_name = "UTC" if self.all_day else str(row["eventTimezone"] or self.context.timezone())
+        self.title.set(row["title"] or "")
+        self.location.set(row["eventLocation"] or "")
+        self.description.set(row["description"] or "")
+        begin = int(row["dtstart"] or 0)
+        return begin, int(row["dtend"] if row["dtend"] is not None else begin)
+
+    def from_intent(self, extras: dict[str, Any]) -> tuple[int, int]:
+        """A new event from the intent's extras (EditEventActivity.getEventInfoFromIntent); its (begin, end)."""
+        self.event_id = -1
+        self.calendar_id, self.calendar_name = self.first_calendar()
+        self.all_day = extras.get("allDay") is True
+        self.tz_name = self.context.timezone()
+        for state, key in ((self.title, "title"), (self.location, "eventLocation"), (self.description, "description")):
+            if isinstance(extras.get(key), str):
+                state.set(extras[key])
+        begin, end = long_extra(extras, "beginTime"), long_extra(extras, "endTime")
+        if begin <= 0:  # EditEventHelper.constructDefaultStartTime: the next half hour
+            now = self.context.current_time_millis()
+            begin = now - now % 1_800_000 + 1_800_000
+        if end < begin:
+            end = begin + 3_600_000  # constructDefaultEndTime: an hour
+        return begin, end
 
     # ------------------------------------------------------------------ the provider
 
