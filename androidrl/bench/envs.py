@@ -99,10 +99,10 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up.
+    And at 360x800 on the app screens of :data:`APP_SCREENS` (Notes with the soft keyboard up...).
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds), _app_screen(rounds, MESSAGES_LIST)]
+    return [_wrapped(rounds, *size) for size in sizes] + [_app_screen(rounds, *screen) for screen in APP_SCREENS]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -116,6 +116,27 @@ NOTES_KEYBOARD = {
         {"tap": {"node": {"resource_id": "com.androidrl.notes:id/note_input"}}},
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+#: Calendar's month view (AllInOneActivity) over five events, each episode from the snapshot taken after
+#: setup; random taps open days, the view menu, the editor and events, as an agent exploring the app would.
+CALENDAR_MONTH = {
+    "name": "calendar-month",
+    "description": "Random taps on Calendar's month view (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "setup": [
+        *(
+            {
+                "shell": "content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
+                f"--bind title:s:Event{i} --bind eventTimezone:s:UTC --bind dtstart:l:{1781514000000 + i * 172800000} "
+                f"--bind dtend:l:{1781517600000 + i * 172800000}"
+            }
+            for i in range(5)
+        ),
+        {"launch": {"component": "com.android.calendar/.AllInOneActivity"}},
+        {"tap": {"node": {"resource_id": "android:id/action_bar_spinner"}}},
+        {"tap": {"node": {"text": "Month"}}},
+    ],
+    "success": {"node": {"text": "never shown: 0xdeadbeef"}},
 }
 
 
@@ -144,55 +165,25 @@ MESSAGES_LIST = {
 }
 
 
-def _app_screen(rounds: int, task: dict) -> Figure:
-    """In-process steps/s at 360x800 on an app's screen (``task`` starts it): raw, and wrapped 84x84.
+#: (figure title, task) of the app screens measured at 360x800.
+APP_SCREENS = (
+    ("Notes with the keyboard up", NOTES_KEYBOARD),
+    ("Calendar's month view", CALENDAR_MONTH),
+    ("Messaging's conversation list", MESSAGES_LIST),
+)
 
-    The random taps are the 8x4 grid's over the app's window (not the navigation bar), so the
-    episode stays in the app: it opens what it taps and resets after ``max_steps``.
+
+def _app_screen(rounds: int, title: str, task: dict) -> Figure:
+    """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
+
+    Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
+    sends the app away (on Notes with the keyboard up: a tap on the keyboard types, on Save
+    saves, in the field moves the cursor).
     """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
         "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
         "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
-    }
-    rng = np.random.default_rng(0)
-    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]
-    table = [envs["wrapped 84x84"].action(a) for a in acts]
-    try:
-        for env in envs.values():
-            env.reset(seed=0)
-
-        def run(env, steps) -> Callable[[], None]:
-            def go() -> None:
-                for a in steps:
-                    if any(env.step(a)[2:4]):
-                        env.reset()
-
-            return go
-
-        samples = interleave(
-            {name: run(env, table if name == "raw AndroidEnv" else acts) for name, env in envs.items()},
-            max(3, rounds // 4),
-            warmup=1,
-        )
-        per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return Figure.rate(f"in-process steps/s, {task['name']}, 360x800", "raw AndroidEnv", per_second)
-    finally:
-        for env in envs.values():
-            env.close()
-
-
-def _keyboard(rounds: int) -> Figure:
-    """In-process steps/s at 360x800 on Notes with the keyboard up: raw, and wrapped 84x84.
-
-    Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
-    sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
-    field moves the cursor.
-    """
-    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
-    envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False), action=grid),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -215,7 +206,7 @@ def _keyboard(rounds: int) -> Figure:
             warmup=1,
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+        return Figure.rate(f"in-process steps/s, {title}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()

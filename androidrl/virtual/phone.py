@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.calendar.app import calendar_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.messaging.app import messaging_app
@@ -40,7 +41,15 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), messaging_app(), notes_app(), practice_app()]
+    apps = [
+        launcher_app(),
+        settings_app(),
+        *placeholder_apps(),
+        calendar_app(),
+        messaging_app(),
+        notes_app(),
+        practice_app(),
+    ]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS

@@ -48,7 +48,7 @@ def time_of(host: Activity, ms: int) -> str:
     context = host.context
     language = context.locale().replace("_", "-").split("-")[0].lower()
     zone = context.getprop("persist.sys.timezone")
-    return data.timestamp(ms, context.now_ms(), language, context.is_24_hour(), zone, host.string)
+    return data.timestamp(ms, context.current_time_millis(), language, context.is_24_hour(), zone, host.string)
 
 
 class ContactActions(Activity):
