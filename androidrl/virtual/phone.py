@@ -16,6 +16,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.camera.app import camera_app
+from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
+from androidrl.virtual.apps.gallery.app import gallery_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.notes.app import notes_app
@@ -39,7 +42,8 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    apps = [launcher_app(), settings_app(), *placeholder_apps(), files_app(), htmlviewer_app(), camera_app(),
+            gallery_app(), notes_app(), practice_app()]  # fmt: skip
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS

@@ -35,7 +35,7 @@ from androidrl.virtual.ui.views import (
 )
 
 Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("line", ...) | ("dim", box, alpha)
-#            | ("layer", box, ops)
+#            | ("layer", box, ops) | ("image", box, rgb bytes, (width, height))
 
 
 @functools.cache
@@ -141,7 +141,7 @@ def _night_op(op: Op) -> Op:
         return (*op[:4], NIGHT_PALETTE.get(op[4], op[4]), *op[5:])
     if kind == "line":
         return (*op[:3], NIGHT_PALETTE.get(op[3], op[3]), op[4])
-    if kind == "dim":
+    if kind in ("dim", "image"):  # (a photo looks the same in the dark theme)
         return op
     return (kind, op[1], NIGHT_PALETTE.get(op[2], op[2]), *op[3:])
 
@@ -380,6 +380,9 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
             draw.line(points, fill=color, width=width, joint="curve")
         elif kind == "text":
             _draw_text(image, *op[1:])
+        elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
+            _, box, pixels, size = op
+            image.paste(_bitmap(pixels, size), box[:2])
         elif kind == "layer":
             # Scrolling content is drawn on its own canvas and pasted, which clips it.
             _, box, inner = op
@@ -388,6 +391,11 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
                 shifted = tuple(_shift(o, -box[0], -box[1]) for o in inner)
                 _draw_ops(layer, shifted)
                 image.paste(layer, box[:2])
+
+
+@functools.lru_cache(maxsize=64)
+def _bitmap(pixels: bytes, size: tuple[int, int]) -> Image.Image:
+    return Image.frombytes("RGB", size, pixels).convert("RGBX")
 
 
 @functools.lru_cache(maxsize=8)

@@ -10,6 +10,7 @@ app depends on how the phone is put together.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
@@ -49,6 +51,10 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        storage: Shared storage, ``/sdcard`` (``java.io.File`` with "All files access"), or None on a
+            phone without one.
+        now_ms: The phone's wall time in milliseconds (``System.currentTimeMillis()``).
+        local_time: A time in milliseconds (default: now) as an aware local time in the phone's time zone.
     """
 
     apps: dict[str, App]
@@ -65,6 +71,11 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    storage: SharedStorage | None = None
+    now_ms: Callable[[], int] = lambda: 0
+    local_time: Callable[..., dt.datetime] = lambda ms=None: dt.datetime.fromtimestamp(
+        (ms or 0) / 1000, dt.timezone.utc
+    )
 
 
 class Activity:
