@@ -219,8 +219,9 @@ def grid_cell(
         width=0,
     )
     small = check_icon(24) if selected else mime_icon(doc, RID + "icon_mime_sm", 24, None)
-    title = TextView(doc.name, resource_id="android:id/title", text_size=14, height=22, weight=1, width=0)
+    title = TextView(doc.name, resource_id="android:id/title", text_size=14, height=22)
     if doc.is_dir:
+        title.weight, title.width = 1, 0
         return LinearLayout(
             [FrameLayout([small], resource_id=RID + "icon", width=40, height=40), title],
             vertical=False,
@@ -228,7 +229,7 @@ def grid_cell(
             padding=8,
             **flags,
         )
-    picture = mime_icon(doc, RID + "icon_mime_lg", 96, thumb)
+    picture = mime_icon(doc, RID + "icon_mime_lg", -1, thumb)
     texts = LinearLayout(
         [
             title,

@@ -13,6 +13,7 @@ from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.formatter import format_clock, format_date, format_file_size
 from androidrl.virtual.system.framework.intent import ACTION_SEND, ACTION_VIEW, Intent
+from androidrl.virtual.ui.config import framework_string
 from androidrl.virtual.ui.dialogs import AlertDialog, overflow_menu
 from androidrl.virtual.ui.image import BitmapView
 from androidrl.virtual.ui.scroll import ScrollState
@@ -221,7 +222,7 @@ class GalleryActivity(Activity):
     def bar(self, title: str, children: list[View], up: bool, dark: bool = False) -> View:
         items: list[View] = []
         if up:
-            items.append(_button("<", "Navigate up", self.up, dark=dark))
+            items.append(_button("<", framework_string("navigate_up"), self.up, dark=dark))
         items.append(
             TextView(
                 title,
