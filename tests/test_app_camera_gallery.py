@@ -219,3 +219,17 @@ def test_photo_then_gallery_over_adb(served, adb_server):
     assert newest.startswith("IMG_") and newest in device.shell("ls /sdcard/DCIM/Camera")
     tap(device, resource_id=CAM + "rounded_thumbnail_view")
     assert shown_photo(device) == newest
+
+
+def test_decoded_pictures_are_kept_within_their_budget(monkeypatch):
+    from androidrl.virtual.apps.camera.scene import scene_jpeg
+    from androidrl.virtual.ui import image
+
+    monkeypatch.setattr(image, "CACHE_BYTES", 200_000)
+    photo = scene_jpeg(1, 480, 640)
+    first = image.scaled(photo, 100, 100, True)
+    assert first[1:] == (100, 100) and image.scaled(photo, 100, 100, True) is first  # decoded once
+    for size in range(101, 121):
+        image.scaled(photo, size, size, False)
+    assert image._cache_bytes <= 200_000
+    assert image.scaled(b"not an image", 10, 10, True) is None

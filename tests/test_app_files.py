@@ -373,3 +373,16 @@ def test_create_and_delete_over_adb(device):
     assert nodes(device, resource_id="android:id/message", text='Delete folder "Holiday" and its contents?')
     tap(device, resource_id="android:id/button1")
     assert "Holiday" not in device.shell("ls /sdcard/Documents").split()
+
+
+def test_a_file_pushed_with_adb_shows_at_once(served, adb_server, tmp_path):
+    from androidrl.device.adb import AdbDevice
+
+    device = AdbDevice(served.serial, port=adb_server.port, timeout=5.0)
+    device.shell(FILES)
+    local = tmp_path / "pushed.txt"
+    local.write_text("over the wire\n")
+    adb_server.adb("-s", served.serial, "push", str(local), "/sdcard/Download/pushed.txt")
+    assert "pushed.txt" in titles(device)
+    tap(device, resource_id="android:id/title", text="pushed.txt")
+    assert nodes(device, text="over the wire")

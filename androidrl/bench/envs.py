@@ -102,7 +102,7 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
     And at 360x800 on the Notes screen with the soft keyboard up.
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds), _app_screens(rounds)]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -153,6 +153,70 @@ def _keyboard(rounds: int) -> Figure:
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
         return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+    finally:
+        for env in envs.values():
+            env.close()
+
+
+def _app_screen_task(name: str, component: str) -> dict:
+    return {
+        "name": f"{name}-screen",
+        "description": f"Random taps from {name}'s main screen (a benchmark, never succeeds).",
+        "max_steps": 50,
+        "reset": [{"shell": f"am force-stop {component.split('/')[0]}"}, {"launch": {"component": component}}],
+        "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+    }
+
+
+#: The stock apps' main screens the wrapped suite times: (figure's name, launch component).
+APP_SCREENS = (
+    ("Files", "com.android.documentsui/.files.FilesActivity"),
+    ("Camera", "com.android.camera2/com.android.camera.CameraLauncher"),
+    ("Gallery", "com.android.gallery3d/.app.GalleryActivity"),
+)
+#: What their phone holds, so the screens have something to show (files, photos).
+APP_CONTENT = {"files": 8, "photos": 6}
+
+
+def _app_screens(rounds: int) -> Figure:
+    """Wrapped 84x84 steps/s at 360x800 with random taps from each stock app's main screen (:data:`APP_SCREENS`).
+
+    Only the grid's taps are drawn (the grid leaves out the navigation bar), so an episode stays
+    in the app unless a tap opens another one (a file in its viewer, a photo in Gallery).
+    """
+    from androidrl.device.virtual import VirtualDevice
+    from androidrl.env import AndroidEnv
+
+    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
+    envs = {
+        name: wrap_env(
+            AndroidEnv(
+                VirtualDevice(width=360, height=800, density=160, content=APP_CONTENT),
+                _app_screen_task(name.lower(), component),
+                screen_size=(360, 800),
+                dump_xml=False,
+            ),
+            action=grid,
+        )
+        for name, component in APP_SCREENS
+    }
+    rng = np.random.default_rng(0)
+    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env) -> Callable[[], None]:
+            def go() -> None:
+                for a in acts:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave({name: run(env) for name, env in envs.items()}, max(3, rounds // 4), warmup=1)
+        per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
+        return Figure.rate("wrapped 84x84 steps/s, stock app screens, 360x800", "Files", per_second)
     finally:
         for env in envs.values():
             env.close()

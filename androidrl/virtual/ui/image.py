@@ -1,14 +1,16 @@
 """Bitmaps on screen: an image file's bytes decoded, scaled to a view's box and drawn as one ``image`` op.
 
 Decoding and scaling cost far more than a frame may, so each (file bytes, size, scale type) is
-done once and kept (the bytes object a file system hands out again is the same, and its hash is
-kept with it): an unchanged photo grid costs a comparison, as every other screen does.
+done once and kept, least recently used first out past :data:`CACHE_BYTES` (the bytes object a
+file system hands out again is the same, and its hash is kept with it): an unchanged photo grid
+costs a comparison, as every other screen does.
 """
 
 from __future__ import annotations
 
-import functools
 import io
+import threading
+from collections import OrderedDict
 
 from PIL import Image, UnidentifiedImageError
 
@@ -16,9 +18,14 @@ from androidrl.virtual.ui.views import Color, View
 
 #: What a file that is not an image shows (Gallery's "no thumbnail" grey).
 BROKEN: Color = (189, 193, 198)
+#: How many bytes of scaled pictures the process keeps (every phone in it together).
+CACHE_BYTES = 32 << 20
+
+_cache: OrderedDict[tuple, tuple[bytes, int, int] | None] = OrderedDict()
+_cache_bytes = 0
+_cache_lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=512)
 def scaled(data: bytes, width: int, height: int, crop: bool) -> tuple[bytes, int, int] | None:
     """``data`` (JPEG, PNG...) decoded and scaled into ``width`` x ``height`` pixels: RGB bytes and their size.
 
@@ -32,6 +39,23 @@ def scaled(data: bytes, width: int, height: int, crop: bool) -> tuple[bytes, int
     Returns:
         ``(pixels, width, height)``, or None when ``data`` is no image or the box is empty.
     """
+    global _cache_bytes
+    key = (data, width, height, crop)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    picture = _scale(data, width, height, crop)
+    with _cache_lock:
+        _cache[key] = picture
+        _cache_bytes += len(data) + (len(picture[0]) if picture else 0)
+        while _cache_bytes > CACHE_BYTES and len(_cache) > 1:
+            (old, *_), gone = _cache.popitem(last=False)
+            _cache_bytes -= len(old) + (len(gone[0]) if gone else 0)
+    return picture
+
+
+def _scale(data: bytes, width: int, height: int, crop: bool) -> tuple[bytes, int, int] | None:
     if width <= 0 or height <= 0:
         return None
     try:

@@ -382,7 +382,7 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
             _draw_text(image, *op[1:])
         elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
             _, box, pixels, size = op
-            image.paste(_bitmap(pixels, size), box[:2])
+            image.paste(Image.frombytes("RGB", size, pixels), box[:2])  # (paste converts it to RGBX)
         elif kind == "layer":
             # Scrolling content is drawn on its own canvas and pasted, which clips it.
             _, box, inner = op
@@ -391,11 +391,6 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
                 shifted = tuple(_shift(o, -box[0], -box[1]) for o in inner)
                 _draw_ops(layer, shifted)
                 image.paste(layer, box[:2])
-
-
-@functools.lru_cache(maxsize=64)
-def _bitmap(pixels: bytes, size: tuple[int, int]) -> Image.Image:
-    return Image.frombytes("RGB", size, pixels).convert("RGBX")
 
 
 @functools.lru_cache(maxsize=8)

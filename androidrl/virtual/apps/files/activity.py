@@ -162,7 +162,8 @@ class FilesActivity(FileDialogs):
     def dir_list(self, shown: list[Document], picked: set[str]) -> View:
         now = self.context.local_time()
         locale, is24 = self.context.locale(), self.context.is_24_hour()
-        selecting = bool(picked)
+        selecting, grid = bool(picked), self.grid
+        labels: dict[str, str] = {}  # MIME type -> its label (each looked up once a frame)
         rows: list[View] = []
         cells: list[View] = []
         for doc in shown:
@@ -170,15 +171,19 @@ class FilesActivity(FileDialogs):
             thumb = self.thumbnail(doc)
             tap = partial(self.toggle, doc.doc_id) if selecting else partial(self.open, doc)
             long_tap = partial(self.toggle, doc.doc_id) if doc.path or doc.media_id else None
-            when = format_time(self.context.local_time(doc.modified), now, locale, is24) if doc.modified else ""
-            size = format_file_size(doc.size, locale)
-            if self.grid:
+            when = size = ""
+            if not doc.is_dir:  # (a folder shows no details)
+                when = format_time(self.context.local_time(doc.modified), now, locale, is24) if doc.modified else ""
+                size = format_file_size(doc.size, locale)
+            if grid:
                 cells.append(ui.grid_cell(doc, size, when, selected, thumb, tap, long_tap))
-            else:
-                metadata = ", ".join(x for x in (when, size, docs.type_label(doc.mime, self.string)) if x)
-                icon_tap = partial(self.toggle, doc.doc_id) if long_tap else tap
-                rows.append(ui.list_item(doc, metadata, selected, thumb, tap, long_tap, icon_tap))
-        if self.grid:
+                continue
+            if doc.mime not in labels:
+                labels[doc.mime] = docs.type_label(doc.mime, self.string)
+            metadata = ", ".join(x for x in (when, size, labels[doc.mime]) if x)
+            icon_tap = partial(self.toggle, doc.doc_id) if long_tap else tap
+            rows.append(ui.list_item(doc, metadata, selected, thumb, tap, long_tap, icon_tap))
+        if grid:
             folders = [c for c, d in zip(cells, shown) if d.is_dir]
             rows = ui.grid_rows(folders) + ui.grid_rows(cells[len(folders) :])
         if not shown:

@@ -22,6 +22,8 @@ from androidrl.virtual.system.fs import VirtualFileSystem
 
 #: Where shared storage is, as apps spell it (``/sdcard`` is the same place).
 EXTERNAL_STORAGE = "/storage/emulated/0"
+#: Paths that need no normalising when they hold no ``.``/``..`` segment (see :meth:`SharedStorage.path`).
+_PREFIXES = (EXTERNAL_STORAGE + "/", "/sdcard/")
 #: MediaStore's table of every indexed file.
 MEDIA_FILES = "content://media/external/file"
 
@@ -65,7 +67,11 @@ class SharedStorage:
         Raises:
             PermissionError: It is outside shared storage (an app sees no other files).
         """
-        local = self._files.normalize(str(path))
+        path = str(path)
+        if path.startswith(_PREFIXES) and "/." not in path and "//" not in path and not path.endswith("/"):
+            local = self.ROOT + path[len(EXTERNAL_STORAGE) :] if path.startswith(EXTERNAL_STORAGE) else path
+        else:
+            local = self._files.normalize(path)
         if local != self.ROOT and not local.startswith(self.ROOT + "/"):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return local
@@ -96,7 +102,12 @@ class SharedStorage:
     def list(self, directory: str) -> list[FileInfo]:
         """What directory ``directory`` holds (``File.listFiles()``), in name order."""
         local = self.path(directory)
-        return [self.info(posixpath.join(local, name)) for name in self._files.listdir(local)]
+        files, found = self._files, []
+        for name in files.listdir(local):
+            child = f"{local}/{name}"
+            stat = files.stat(child)
+            found.append(FileInfo(child, name, files.is_dir(child), stat.size, stat.mtime))
+        return found
 
     def read(self, path: str) -> bytes:
         """The bytes of a file."""
