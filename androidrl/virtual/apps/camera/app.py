@@ -89,6 +89,8 @@ class CameraActivity(Activity):
     """The photo module: viewfinder, shutter, thumbnail of the last shot."""
 
     title = "Camera"
+    #: Whether the last shot shows beside the shutter (an IMAGE_CAPTURE caller gets its one shot back instead).
+    thumbnail = True
 
     def on_create(self) -> None:
         self.seed = self.context.next_seed()
@@ -108,7 +110,7 @@ class CameraActivity(Activity):
         )
 
     def bottom_bar(self) -> View:
-        latest = self.latest()
+        latest = self.latest() if self.thumbnail else None
         thumb: View = View(width=56, height=56)
         if latest is not None:
             thumb = FrameLayout(
@@ -201,6 +203,8 @@ class CameraActivity(Activity):
 
 class CaptureActivity(CameraActivity):
     """``IMAGE_CAPTURE``: one shot, reviewed; Done writes it to the ``output`` extra's URI and closes."""
+
+    thumbnail = False
 
     def on_create(self) -> None:
         super().on_create()

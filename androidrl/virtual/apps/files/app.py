@@ -19,6 +19,8 @@ from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.framework.intent import ACTION_VIEW, IntentFilter
 
 VIEW_DOWNLOADS = f"{PACKAGE}.ViewDownloadsActivity"
+#: The launcher's alias (it only starts FilesActivity; ``am start -n`` of it shows the Files screen).
+LAUNCHER = f"{PACKAGE}.LauncherActivity"
 
 
 def files_app() -> App:
@@ -28,7 +30,7 @@ def files_app() -> App:
         "Files",
         "F",
         (26, 115, 232),
-        {FILES: FilesActivity, VIEW_DOWNLOADS: FilesActivity, PICKER: PickActivity},
+        {FILES: FilesActivity, VIEW_DOWNLOADS: FilesActivity, LAUNCHER: FilesActivity, PICKER: PickActivity},
         FILES,
         filters=(
             IntentFilter(VIEW_DOWNLOADS, (ACTION_VIEW_DOWNLOADS,)),
