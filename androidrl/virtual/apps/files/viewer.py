@@ -20,8 +20,9 @@ from androidrl.virtual.ui.widgets import app_bar
 
 PACKAGE = "com.android.htmlviewer"
 VIEWER = f"{PACKAGE}.HTMLViewerActivity"
-#: The most of a file the viewer reads (a WebView would page the rest in).
+#: The most of a file the viewer reads, and of its lines it lays out (a WebView would page the rest in).
 MAX_BYTES = 256 << 10
+MAX_LINES = 500
 
 
 def file_of(context, uri: str) -> str | None:
@@ -62,6 +63,6 @@ class HTMLViewerActivity(Activity):
         if text is None:
             rows: list[View] = [TextView("Webpage not available", text_color=TEXT_SECONDARY, padding=16, height=56)]
         else:
-            rows = [TextView(line, text_size=14, padding=8, height=24) for line in text.splitlines()]
+            rows = [TextView(line, text_size=14, padding=8, height=24) for line in text.splitlines()[:MAX_LINES]]
         page = ScrollingList(rows, state=self.scroll, cls="android.webkit.WebView", resource_id="", weight=1)
         return LinearLayout([app_bar(self.title, on_up=self.finish), page], height=-1)
