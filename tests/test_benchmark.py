@@ -64,6 +64,11 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
     for size in ("180x400", "360x800"):  # the run's size, and 360x800 (a target names it)
         wrapped = figures[f"in-process steps/s, {size}"]["contenders"]
         assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
+    assert set(figures["wrapped 84x84 steps/s, stock app screens, 360x800"]["contenders"]) == {
+        "Files",
+        "Camera",
+        "Gallery",
+    }
     printed = capsys.readouterr().out
     assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed and "vs limit" in printed
 

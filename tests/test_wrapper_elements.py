@@ -29,8 +29,9 @@ def test_slots_line_up_between_the_observation_and_the_action():
     env = make()
     obs, _ = env.reset(seed=0)
     elements = env.elements
-    assert [e.text for e in elements[:9]] == [
-        "Calculator", "Camera", "Clock", "Contacts", "Messages", "Notes", "Phone", "Practice", "Settings",
+    assert [e.text for e in elements[:11]] == [
+        "Calculator", "Camera", "Clock", "Contacts", "Files", "Gallery", "Messages", "Notes", "Phone", "Practice",
+        "Settings",
     ]  # fmt: skip
     assert obs["element_mask"].sum() == len(elements) and not obs["element_mask"][len(elements) :].any()
     tokens = HashTokenizer(1024, 6)

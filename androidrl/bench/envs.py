@@ -165,14 +165,6 @@ MESSAGES_LIST = {
 }
 
 
-#: (figure title, task) of the app screens measured at 360x800.
-APP_SCREENS = (
-    ("Notes with the keyboard up", NOTES_KEYBOARD),
-    ("Calendar's month view", CALENDAR_MONTH),
-    ("Messaging's conversation list", MESSAGES_LIST),
-)
-
-
 def _app_screen(rounds: int, title: str, task: dict) -> Figure:
     """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
 
@@ -182,8 +174,12 @@ def _app_screen(rounds: int, title: str, task: dict) -> Figure:
     """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
+        "raw AndroidEnv": make_virtual_env(
+            360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False, write_files=False
+        ),
+        "wrapped 84x84": wrap_env(
+            make_virtual_env(360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False), action=grid
+        ),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -210,6 +206,30 @@ def _app_screen(rounds: int, title: str, task: dict) -> Figure:
     finally:
         for env in envs.values():
             env.close()
+
+
+def _app_screen_task(name: str, component: str) -> dict:
+    """A task that opens ``component`` (force-stopped first) and never succeeds: random taps from its main screen."""
+    return {
+        "name": f"{name}-screen",
+        "description": f"Random taps from {name}'s main screen (a benchmark, never succeeds).",
+        "max_steps": 50,
+        "reset": [{"shell": f"am force-stop {component.split('/')[0]}"}, {"launch": {"component": component}}],
+        "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+    }
+
+
+#: The app screens the wrapped suite times at 360x800: (figure title, task that opens it).
+APP_SCREENS = (
+    ("Notes with the keyboard up", NOTES_KEYBOARD),
+    ("Calendar's month view", CALENDAR_MONTH),
+    ("Messaging's conversation list", MESSAGES_LIST),
+    ("Files", _app_screen_task("files", "com.android.documentsui/.files.FilesActivity")),
+    ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
+    ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
+)
+#: What their phone holds, so the screens have something to show (files, photos).
+APP_CONTENT = {"files": 8, "photos": 6}
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

@@ -17,6 +17,9 @@ from collections import deque
 from collections.abc import Callable, Mapping
 
 from androidrl.virtual.apps.calendar.app import calendar_app
+from androidrl.virtual.apps.camera.app import camera_app
+from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
+from androidrl.virtual.apps.gallery.app import gallery_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.messaging.app import messaging_app
@@ -47,6 +50,10 @@ def default_apps() -> list[App]:
         *placeholder_apps(),
         calendar_app(),
         messaging_app(),
+        files_app(),
+        htmlviewer_app(),
+        camera_app(),
+        gallery_app(),
         notes_app(),
         practice_app(),
     ]

@@ -14,6 +14,7 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -30,6 +31,7 @@ from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
@@ -162,7 +164,7 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage, on_change=self.invalidate)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.fs.mount("/proc", proc_files(self.clock, self.processes))
@@ -204,6 +206,8 @@ class PhoneCore:
             is_24_hour=self.is_24_hour,
             current_time_millis=self.clock.now_ms,
             timezone=lambda: self.getprop("persist.sys.timezone") or DEFAULT_TIMEZONE,
+            storage=SharedStorage(self.fs, self.content.resolver),
+            local_time=self.local_time,
         )
         self.activities = ActivityManager(
             self.packages,
@@ -454,6 +458,10 @@ class PhoneCore:
             return setting == "24"
         language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
+
+    def local_time(self, ms: int | None = None) -> dt.datetime:
+        """A time in milliseconds (default: now) as an aware local time in ``persist.sys.timezone``."""
+        return self.clock.local(None if ms is None else ms / 1000, timezone=self.getprop("persist.sys.timezone"))
 
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""

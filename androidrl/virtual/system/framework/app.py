@@ -10,6 +10,7 @@ app depends on how the phone is put together.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
@@ -53,6 +55,9 @@ class Context:
             phone's clock (it moves per step in an env).
         timezone: The phone's time zone id (``TimeZone.getDefault().getID()``: ``persist.sys.timezone``, UTC
             when unset).
+        storage: Shared storage, ``/sdcard`` (``java.io.File`` with "All files access"), or None on a
+            phone without one.
+        local_time: A time in milliseconds (default: now) as an aware local time in the phone's time zone.
     """
 
     apps: dict[str, App]
@@ -71,6 +76,10 @@ class Context:
     is_24_hour: Callable[[], bool] = lambda: False
     current_time_millis: Callable[[], int] = lambda: 0
     timezone: Callable[[], str] = lambda: "UTC"
+    storage: SharedStorage | None = None
+    local_time: Callable[..., dt.datetime] = lambda ms=None: dt.datetime.fromtimestamp(
+        (ms or 0) / 1000, dt.timezone.utc
+    )
 
 
 class Activity:
