@@ -223,9 +223,14 @@ class ActivityManager:
                 if task[0].cls == cls and intent.action in (None, ACTION_MAIN):
                     self._on_change()
                     return "brought-to-front"
-                task.append(self._create(app, cls, intent))
-            else:
-                self._tasks.append(self._new_task(self._create(app, cls, intent)))
+            activity = self._create(app, cls, intent)
+            if not activity.finishing:  # finish() in onCreate: it never shows (a trampoline that started another)
+                if task is not None and task in self._tasks:
+                    task.append(activity)
+                else:
+                    self._tasks.append(self._new_task(activity))
+            elif not self._tasks:
+                self.go_home()
             self._on_change()
             return "started"
 

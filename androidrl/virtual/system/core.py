@@ -14,6 +14,7 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,13 +24,14 @@ import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.clock import Clock
+from androidrl.virtual.system.clock import DEFAULT_TIMEZONE, Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
 from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
@@ -165,7 +167,7 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage, on_change=self.invalidate)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.fs.mount("/proc", proc_files(self.clock, self.processes))
@@ -198,6 +200,9 @@ class PhoneCore:
             next_seed=self.next_seed, content=self.content.resolver, log=self.app_log, clipboard=self.clipboard,
             toast=lambda text, long: self.windows.toast(text, long),
             locale=lambda: self.windows.configuration().locale, is_24_hour=self.is_24_hour,
+            current_time_millis=self.clock.now_ms,
+            timezone=lambda: self.getprop("persist.sys.timezone") or DEFAULT_TIMEZONE,
+            storage=SharedStorage(self.fs, self.content.resolver), local_time=self.local_time,
             set_locale=self.set_locale, force_stop=self.force_stop, clear_data=self.packages.clear_data,
             uninstall=self.packages.uninstall, running=lambda package: self.processes.pid(package) is not None,
             notifications=self.notifications, lock_settings=self.lock_settings,
@@ -237,15 +242,7 @@ class PhoneCore:
             send_key=lambda code: self.input.press_key(code),
         )
         self.windows = WindowManager(
-            self.metrics,
-            self.activities,
-            self.clock,
-            self.settings,
-            self.props,
-            self.ime,
-            bars,
-            shade,
-            lock=self.lock,
+            self.metrics, self.activities, self.clock, self.settings, self.props, self.ime, bars, shade, lock=self.lock
         )
         self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
@@ -465,6 +462,10 @@ class PhoneCore:
             return setting == "24"
         language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
+
+    def local_time(self, ms: int | None = None) -> dt.datetime:
+        """A time in milliseconds (default: now) as an aware local time in ``persist.sys.timezone``."""
+        return self.clock.local(None if ms is None else ms / 1000, timezone=self.getprop("persist.sys.timezone"))
 
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""

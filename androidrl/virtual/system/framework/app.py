@@ -10,6 +10,7 @@ app depends on how the phone is put together.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.notifications import NotificationManager
 from androidrl.virtual.system.radios import Radios
@@ -51,6 +53,13 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        current_time_millis: The wall time in ms since the epoch (``System.currentTimeMillis``), from the
+            phone's clock (it moves per step in an env).
+        timezone: The phone's time zone id (``TimeZone.getDefault().getID()``: ``persist.sys.timezone``, UTC
+            when unset).
+        storage: Shared storage, ``/sdcard`` (``java.io.File`` with "All files access"), or None on a
+            phone without one.
+        local_time: A time in milliseconds (default: now) as an aware local time in the phone's time zone.
         set_locale: ``set_locale(tag)`` makes ``tag`` the system language (``LocalePicker.updateLocales``:
             ``persist.sys.locale`` and ``system system_locales``).
         force_stop: ``force_stop(package)`` kills its tasks and process (``ActivityManager.forceStopPackage``).
@@ -77,6 +86,12 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    current_time_millis: Callable[[], int] = lambda: 0
+    timezone: Callable[[], str] = lambda: "UTC"
+    storage: SharedStorage | None = None
+    local_time: Callable[..., dt.datetime] = lambda ms=None: dt.datetime.fromtimestamp(
+        (ms or 0) / 1000, dt.timezone.utc
+    )
     set_locale: Callable[[str], None] = lambda tag: None
     force_stop: Callable[[str], None] = lambda package: None
     clear_data: Callable[[str], bool] = lambda package: False
@@ -103,6 +118,8 @@ class Activity:
     windows: list[Window]
     #: The snackbar at the bottom of its window, if one shows.
     snackbar: Snackbar | None = None
+    #: Set by :meth:`finish` (``isFinishing``); one that finishes in :meth:`on_create` never shows.
+    finishing: bool = False
 
     def log(self, tag: str, message: str) -> None:
         """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
@@ -134,6 +151,7 @@ class Activity:
 
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()``."""
+        self.finishing = True
         self.context.finish_activity(self)
 
     def start(self, cls: str, **extras: Any) -> None:
