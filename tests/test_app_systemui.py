@@ -124,3 +124,13 @@ def test_the_shade_speaks_german():
     phone.shell("cmd statusbar expand-settings")
     xml = phone.dump_ui()
     assert 'content-desc="Taschenlampe"' in xml and 'content-desc="Bitte nicht stören"' in xml
+
+
+def test_the_page_under_the_shade_shows_what_a_tile_changed_once_the_shade_goes(device, phone):
+    device.shell("am start -a android.settings.DISPLAY_SETTINGS")
+    device.shell("cmd statusbar expand-settings")
+    tap_node(device, content_desc="Auto-rotate")
+    device.shell("cmd statusbar collapse")
+    switch = re.search(r'text="Auto-rotate screen".*?resource-id="android:id/switch_widget"[^>]*checked="(\w+)"',
+                       device.dump_ui(), re.S)  # fmt: skip
+    assert switch and switch[1] == "true"
