@@ -198,9 +198,14 @@ class NotificationShade:
         return LinearLayout([date, quick, stack], resource_id=_ID + "qs_frame", padding=8)
 
     def _grid(self, tiles: list[TileState]) -> list[View]:
-        """The tiles two to a row (QSTileViewImpl: a Switch to accessibility, its label and state under it)."""
+        """The tiles two to a row (QSTileViewImpl: a Switch to accessibility, its label and state under it).
+
+        Each tile sits at its cell's offset in one frame (as the TileLayout places them), which costs no
+        measuring.
+        """
+        width = (self.metrics.width / self.metrics.scale - 24 - 8) / 2  # two columns, 8 dp apart
         views = []
-        for tile in tiles:
+        for i, tile in enumerate(tiles):
             fg = DARK_TEXT if tile.on else LIGHT_TEXT
             view = LinearLayout(
                 [
@@ -210,18 +215,12 @@ class NotificationShade:
                 ],
                 cls="android.widget.Switch", content_desc=tile.label, checkable=True, checked=tile.on,
                 clickable=True, long_clickable=bool(tile.settings_action), focusable=True, background=TILE_ON
-                if tile.on else CARD, corner=20, padding=10, weight=1, width=0, height=68,
-                on_click=lambda s=tile.spec: self.quick_settings.toggle(s),
+                if tile.on else CARD, corner=20, padding=10, x=(i % 2) * (width + 8), y=(i // 2) * 76,
+                width=width, height=68, on_click=lambda s=tile.spec: self.quick_settings.toggle(s),
                 on_long_click=lambda a=tile.settings_action: self._open(Intent(action=a)),
             )  # fmt: skip
             views.append(view)
-        rows = []
-        for i in range(0, len(views), 2):
-            pair = views[i : i + 2]
-            if len(pair) == 1:
-                pair.append(View(weight=1, width=0, height=68))
-            rows.append(LinearLayout([pair[0], View(width=8, height=68), pair[1]], vertical=False, height=76))
-        return rows
+        return [FrameLayout(views, height=76 * ((len(views) + 1) // 2))]
 
     def _brightness(self, text: dict[str, str]) -> View:
         """BrightnessSliderView: its ToggleSeekBar runs over the gamma space (BrightnessController)."""
