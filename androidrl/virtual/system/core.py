@@ -23,7 +23,7 @@ import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.clock import Clock
+from androidrl.virtual.system.clock import DEFAULT_TIMEZONE, Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
 from androidrl.virtual.system.framework.app import Activity, App, Context
@@ -202,6 +202,8 @@ class PhoneCore:
             toast=lambda text, long: self.windows.toast(text, long),
             locale=lambda: self.windows.configuration().locale,
             is_24_hour=self.is_24_hour,
+            current_time_millis=self.clock.now_ms,
+            timezone=lambda: self.getprop("persist.sys.timezone") or DEFAULT_TIMEZONE,
         )
         self.activities = ActivityManager(
             self.packages,

@@ -49,6 +49,10 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        current_time_millis: The wall time in ms since the epoch (``System.currentTimeMillis``), from the
+            phone's clock (it moves per step in an env).
+        timezone: The phone's time zone id (``TimeZone.getDefault().getID()``: ``persist.sys.timezone``, UTC
+            when unset).
     """
 
     apps: dict[str, App]
@@ -65,6 +69,8 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    current_time_millis: Callable[[], int] = lambda: 0
+    timezone: Callable[[], str] = lambda: "UTC"
 
 
 class Activity:
