@@ -102,7 +102,8 @@ def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Fi
     And at 360x800 on the Notes screen with the soft keyboard up.
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    figures = [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    return figures + [_app_screen(rounds, name, *case) for name, case in APP_SCREENS.items()]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -153,6 +154,78 @@ def _keyboard(rounds: int) -> Figure:
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
         return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+    finally:
+        for env in envs.values():
+            env.close()
+
+
+def _screen_task(name: str, package: str, component: str) -> dict:
+    """A benchmark task that starts ``component`` afresh (``package`` stopped first) and never succeeds."""
+    return {
+        "name": name,
+        "description": f"Random taps from {component} (a benchmark, never succeeds).",
+        "max_steps": 50,
+        "reset": [{"shell": f"am force-stop {package}"}, {"launch": {"component": component}}],
+        "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+    }
+
+
+#: App main screens of the wrapped suite: (task, seeded content) by the figure's name.
+APP_SCREENS = {
+    "Contacts list": (
+        _screen_task("contacts-list", "com.android.contacts", "com.android.contacts/.activities.PeopleActivity"),
+        {"contacts": 20},
+    ),
+    "Phone, Recents": (
+        {
+            **_screen_task("phone-recents", "com.android.dialer", "com.android.dialer/.main.impl.MainActivity"),
+            "reset": [
+                {"shell": "am force-stop com.android.dialer"},
+                {"shell": "am start -a android.intent.action.VIEW -t vnd.android.cursor.dir/calls"},
+            ],
+        },
+        {"contacts": 20, "calls": 10},
+    ),
+}
+
+
+def _app_screen(rounds: int, name: str, task: dict, content: dict) -> Figure:
+    """In-process steps/s at 360x800 from an app's main screen (seeded with ``content``): raw, and wrapped 84x84.
+
+    Random taps of the 8x4 grid, which leaves out the status and navigation bars: they open
+    what they hit (a contact, a call, a tab) and each episode starts on the main screen again.
+    """
+    from androidrl.device.virtual import VirtualDevice
+    from androidrl.env import AndroidEnv
+
+    def make(**kwargs) -> AndroidEnv:
+        device = VirtualDevice(width=360, height=800, density=160, content=content)
+        return AndroidEnv(device, task, screen_size=(360, 800), dump_xml=False, **kwargs)
+
+    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
+    envs = {"raw AndroidEnv": make(write_files=False), "wrapped 84x84": wrap_env(make(), action=grid)}
+    rng = np.random.default_rng(0)
+    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]
+    table = [envs["wrapped 84x84"].action(a) for a in acts]
+    try:
+        for env in envs.values():
+            env.reset(seed=0)
+
+        def run(env, steps) -> Callable[[], None]:
+            def go() -> None:
+                for a in steps:
+                    if any(env.step(a)[2:4]):
+                        env.reset()
+
+            return go
+
+        samples = interleave(
+            {label: run(env, table if label == "raw AndroidEnv" else acts) for label, env in envs.items()},
+            max(3, rounds // 4),
+            warmup=1,
+        )
+        per_second = {label: [len(acts) * 1000 / ms for ms in values] for label, values in samples.items()}
+        return Figure.rate(f"in-process steps/s, {name}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()

@@ -16,6 +16,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.contacts.app import contacts_app
+from androidrl.virtual.apps.dialer.app import dialer_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.notes.app import notes_app
@@ -39,7 +41,8 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    apps = [launcher_app(), settings_app(), *placeholder_apps(), contacts_app(), dialer_app()]
+    apps += [notes_app(), practice_app()]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS

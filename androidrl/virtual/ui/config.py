@@ -5,7 +5,8 @@ The window manager applies the phone's configuration around each build, layout a
 with :func:`current`: the dark theme maps the palette (``render.night``), the framework's own
 strings (dialog buttons, "More options", the pickers) come in the locale's language
 (:func:`framework_string`), and what moves on the clock (a fling, an edge glow) reads the
-frame's time and says how long it moves (:func:`animate_until`). (The font scale reaches
+frame's time and says how long it moves (:func:`animate_until`), or when it next changes
+(:func:`invalidate_at`). (The font scale reaches
 layout through the ``scale`` it is given, a :class:`~androidrl.virtual.ui.views.Density`, so
 sp text sizes scale.) It is thread-local, as Android's animation clock is, so phones on other
 threads draw in their own configuration.
@@ -87,12 +88,16 @@ class _Applied:
         self.config = config
 
     def __enter__(self) -> Configuration:
-        self.before = getattr(_local, "config", DEFAULT), getattr(_local, "until", -math.inf)
-        _local.config, _local.until = self.config, -math.inf
+        self.before = (
+            getattr(_local, "config", DEFAULT),
+            getattr(_local, "until", -math.inf),
+            getattr(_local, "wake", math.inf),
+        )
+        _local.config, _local.until, _local.wake = self.config, -math.inf, math.inf
         return self.config
 
     def __exit__(self, *exc: object) -> None:
-        _local.config, _local.until = self.before
+        _local.config, _local.until, _local.wake = self.before
 
 
 def animate_until(time: float) -> None:
@@ -107,6 +112,21 @@ def animate_until(time: float) -> None:
 def animating_until() -> float:
     """The latest time a view of the frame being built moves until (-inf: nothing moves)."""
     return getattr(_local, "until", -math.inf)
+
+
+def invalidate_at(time: float) -> None:
+    """Ask for the frame to be built again once, at ``time`` (``View.postInvalidateDelayed``).
+
+    For what changes at a known moment (a chronometer's next second) rather than moving all
+    along: the frames before it are not built again.
+    """
+    if time > current().time:
+        _local.wake = min(invalidation_time(), time)
+
+
+def invalidation_time() -> float:
+    """The earliest time a view of the frame being built asked to be built again at (inf: none)."""
+    return getattr(_local, "wake", math.inf)
 
 
 # Framework strings (frameworks/base core/res/res/values/strings.xml and values-de/strings.xml).

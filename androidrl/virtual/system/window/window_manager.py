@@ -220,7 +220,7 @@ class WindowManager:
                 keyboard, keyboard_ops = self.ime.window()
                 ops += keyboard_ops
                 hit.insert(0, keyboard)
-            self._wake = min(self._snackbar_end(activity), self._toast_end())
+            self._wake = min(self._snackbar_end(activity), self._toast_end(), config.invalidation_time())
             self._composed_at, self._moving_until = now, config.animating_until()
         apps = night(tuple(ops)) if configuration.night else tuple(ops)  # (SystemUI's windows keep their colours)
         # SystemUI's windows: the shade starts below the status bar, so drawing both bars after it
