@@ -262,13 +262,13 @@ def test_insert_intent_opens_the_editor_prefilled_and_save_keeps_it(seeded):
 
 def test_view_intent_of_a_contact_shows_it_and_of_a_missing_one_shows_nothing(seeded):
     device = VirtualDevice(seeded)
+    device.shell(f"am start -a android.intent.action.VIEW -d {CONTACTS}/999")
+    assert not nodes(device, resource_id=RID + "large_title")  # ("The contact doesn't exist.", and it closes)
     cid = query(device, CONTACTS)[2]["_id"]
     name = query(device, f"{CONTACTS}/{cid}")[0]["display_name"]
     device.shell(f"am start -a android.intent.action.VIEW -d {CONTACTS}/{cid}")
     assert resumed(device) == f"{PKG}/.quickcontact.QuickContactActivity"
     assert nodes(device, resource_id=RID + "large_title")[0].text == name
-    device.shell(f"am start -a android.intent.action.VIEW -d {CONTACTS}/999")
-    assert not nodes(device, resource_id=RID + "large_title")
 
 
 def test_call_starts_the_dialers_call_and_text_starts_sendto(contacts):

@@ -170,11 +170,16 @@ def _screen_task(name: str, package: str, component: str) -> dict:
     }
 
 
-#: App main screens of the wrapped suite: (task, seeded content) by the figure's name.
+#: App main screens of the wrapped suite: (task, seeded content) by the figure's name. The Phone app
+#: opens on its Favorites tab; its Recents tab, a denser list, is measured too.
 APP_SCREENS = {
     "Contacts list": (
         _screen_task("contacts-list", "com.android.contacts", "com.android.contacts/.activities.PeopleActivity"),
         {"contacts": 20},
+    ),
+    "Phone": (
+        _screen_task("phone", "com.android.dialer", "com.android.dialer/.main.impl.MainActivity"),
+        {"contacts": 20, "calls": 10},
     ),
     "Phone, Recents": (
         {

@@ -42,6 +42,7 @@ class RecyclerList(ScrollingList):
         self.make_row = make_row
         self.kind = kind or (lambda index: 0)
         self._measured: tuple[int, float, list[int]] | None = None  # (width, scale, heights) of this frame
+        self._made: dict[int, View] = {}  # the rows made to be measured, by index (layout places them)
 
     def content_height(self, width_px: int, scale: float) -> int:
         return sum(self._heights(width_px, scale))
@@ -55,7 +56,8 @@ class RecyclerList(ScrollingList):
         for index in range(self.count):
             key = self.kind(index)
             if key not in measured:
-                measured[key] = self.make_row(index).measure_height(width_px, scale)
+                self._made[index] = row = self.make_row(index)
+                measured[key] = row.measure_height(width_px, scale)
             heights.append(measured[key])
         self._measured = (width_px, scale, heights)
         return heights
@@ -78,8 +80,9 @@ class RecyclerList(ScrollingList):
         top = 0
         for index, row_height in enumerate(heights):
             if top + row_height > low and top < high:
-                row = self.make_row(index)
+                row = self._made.get(index) or self.make_row(index)
                 row.layout((box[0], y, box[2], y + row_height), self.visible, scale)
                 self.children.append(row)
             y += row_height
             top += row_height
+        self._made = {}

@@ -176,6 +176,7 @@ class ContactEditorActivity(LocalizedActivity):
             hint=hint,
             numeric=numeric,
             on_change=self.changed,
+            on_action=partial(self.next_field, key),
         )
         view.height = 56
         return view
@@ -225,6 +226,13 @@ class ContactEditorActivity(LocalizedActivity):
 
     def focus_on(self, key: tuple) -> None:
         self.focus = key
+
+    def next_field(self, key: tuple) -> None:
+        """The keyboard's action key (``actionNext``): focus goes to the next field; after the last, away."""
+        order = [("given",), ("family",)]
+        order += [(section.kind, i) for section in (self.phones, self.emails) for i in range(len(section.fields))]
+        at = order.index(key) if key in order else len(order)
+        self.focus = order[at + 1] if at + 1 < len(order) else ()
 
     def changed(self) -> None:
         self.phones.trail()

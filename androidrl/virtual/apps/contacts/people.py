@@ -133,6 +133,7 @@ class PeopleActivity(LocalizedActivity):
             hint=s("hint_findContacts"),
             resource_id=RID + "search_view",
             on_change=self.scroll_to_top,
+            on_action=self.unfocus_search,
         )
         field.weight, field.width = 1, 0
         children: list[View] = [back, field]
@@ -226,6 +227,10 @@ class PeopleActivity(LocalizedActivity):
 
     def focus_search(self) -> None:
         self.focused = True
+
+    def unfocus_search(self) -> None:
+        """The keyboard's search key: the keyboard goes, the results stay."""
+        self.focused = False
 
     def clear_search(self) -> None:
         self.query.set("")

@@ -51,7 +51,8 @@ class QuickContactActivity(LocalizedActivity):
         self.contact_id = data.contact_id_of(content, self.intent.data)
         self.scroll = ScrollState()
         if self.contact_id is None or data.load(content, self.contact_id) is None:
-            self.toast(self.string("invalidContactMessage"))  # (QuickContactActivity.processIntent)
+            self.toast(self.string("invalidContactMessage"), long=True)  # (the loader's isNotFound)
+            self.finish()
 
     def contact(self) -> data.Contact | None:
         return data.load(self.context.content, self.contact_id) if self.contact_id is not None else None

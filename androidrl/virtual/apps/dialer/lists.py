@@ -79,7 +79,8 @@ def favorite(host, person: Person) -> View:
 
 
 def contacts(host, people: list[Person]) -> list[Row]:
-    """The Contacts tab's rows, each ``(kind, make)``."""
+    """The Contacts tab's rows, each ``(kind, make)``: the contacts that have a name (ContactsCursorLoader)."""
+    people = [p for p in people if p.name]
     rows: list[Row] = [("add", partial(add_contact_row, host))]
     last = None
     for person in people:
