@@ -108,7 +108,7 @@ def dialpad(
         height=64,
         on_click=dial,
     )
-    rows.append(LinearLayout([call], vertical=False, height=88, padding=12))
+    rows.append(LinearLayout([View(weight=1, height=0), call, View(weight=1, height=0)], vertical=False, height=88))
     keypad = LinearLayout(rows[2:-1], resource_id=RID + "dialpad")
     return LinearLayout(
         [*rows[:2], keypad, rows[-1]],

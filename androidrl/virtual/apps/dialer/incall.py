@@ -114,7 +114,7 @@ class InCallActivity(LocalizedActivity):
             [
                 LinearLayout(grid, resource_id=RID + "incall_contact_grid", padding=24),
                 View(weight=1, height=0),
-                LinearLayout([end], vertical=False, height=120, padding=24),
+                LinearLayout([View(weight=1, height=0), end, View(weight=1, height=0)], vertical=False, height=120),
             ],
             resource_id=RID + "incall_ui_container",
             background=BACKGROUND,
