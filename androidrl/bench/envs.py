@@ -99,10 +99,10 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up.
+    And at 360x800 on the Notes screen with the soft keyboard up, and on Clock's main screen.
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
+    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds), _screen(rounds, CLOCK_ALARMS, "Clock")]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -126,10 +126,32 @@ def _keyboard(rounds: int) -> Figure:
     sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
     field moves the cursor.
     """
+    return _screen(rounds, NOTES_KEYBOARD, "Notes with the keyboard up")
+
+
+#: Clock's main screen (the Alarm tab with DeskClock's two alarms); random taps expand alarms, flip
+#: switches, open the time picker, change tabs, start the stopwatch.
+CLOCK_ALARMS = {
+    "name": "clock-alarms",
+    "description": "Random taps on Clock's main screen (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "pm clear com.android.deskclock"},
+        {"launch": {"component": "com.android.deskclock/.DeskClock"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+def _screen(rounds: int, task: dict, title: str) -> Figure:
+    """In-process steps/s at 360x800 on an app's screen (``task`` opens it): raw, and wrapped 84x84.
+
+    The grid's taps leave out the navigation bar (they may still leave the screen through the app).
+    """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False), action=grid),
+        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
+        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -152,7 +174,7 @@ def _keyboard(rounds: int) -> Figure:
             warmup=1,
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+        return Figure.rate(f"in-process steps/s, {title}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()

@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.deskclock.app import deskclock_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.notes.app import notes_app
@@ -39,7 +40,7 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), notes_app(), practice_app()]
+    apps = [launcher_app(), settings_app(), *placeholder_apps(), deskclock_app(), notes_app(), practice_app()]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS
@@ -150,6 +151,7 @@ class VirtualPhone(PhoneCore):
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
+        self.broadcasts.deliver_alarms()  # (what went off while nobody looked is there for the command to see)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

@@ -217,15 +217,20 @@ class ActivityManager:
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            if task is not None:
+            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
                 self._tasks.remove(task)
                 self._tasks.append(task)
-                if task[0].cls == cls and intent.action in (None, ACTION_MAIN):
-                    self._on_change()
-                    return "brought-to-front"
-                task.append(self._create(app, cls, intent))
+                self._on_change()
+                return "brought-to-front"
+            activity = self._create(app, cls, intent)
+            if activity.finishing:  # it finished in onCreate (a Theme.NoDisplay trampoline): it never shows
+                pass
+            elif task is not None and task in self._tasks:
+                self._tasks.remove(task)
+                self._tasks.append(task)
+                task.append(activity)
             else:
-                self._tasks.append(self._new_task(self._create(app, cls, intent)))
+                self._tasks.append(self._new_task(activity))
             self._on_change()
             return "started"
 

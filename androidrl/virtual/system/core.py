@@ -22,13 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.alarm_manager import AlarmManager
+from androidrl.virtual.system.broadcasts import Broadcasts
 from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
 from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.content import ProviderError
-from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.intent import ACTION_BOOT_COMPLETED, Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
@@ -36,7 +38,7 @@ from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
 from androidrl.virtual.system.logd import LogBuffer
-from androidrl.virtual.system.notifications import NotificationManager, StatusBar
+from androidrl.virtual.system.notifications import AppNotifications, NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
 from androidrl.virtual.system.power import Power, Wakefulness
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
@@ -128,6 +130,8 @@ class PhoneCore:
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
         content: The content providers of the installed packages (``content``; apps' ``context.content``).
+        alarm_manager: The alarms apps set (``dumpsys alarm``), delivered to their receivers when due.
+        broadcasts: Sends broadcasts (the alarms', ``BOOT_COMPLETED``) to the receivers apps declare.
     """
 
     def __init__(
@@ -177,16 +181,18 @@ class PhoneCore:
             files=self.fs,
             settings=self.settings,
         )
+        self.alarm_manager = AlarmManager(self.clock, on_change=self.invalidate)
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
-            stop=lambda package: self.activities.force_stop(package),
+            stop=lambda package: self.force_stop(package),
             on_change=self._packages_changed,
             app_from_apk=app_from_apk,
             on_clear=self.content.clear,
         )
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
+        self.notifications = NotificationManager(on_change=self.invalidate)
         context = Context(
             apps=self.apps,
             metrics=self.metrics,
@@ -200,8 +206,11 @@ class PhoneCore:
             log=self.app_log,
             clipboard=self.clipboard,
             toast=lambda text, long: self.windows.toast(text, long),
-            locale=lambda: self.windows.configuration().locale,
+            locale=lambda: self.windows.locale(),
             is_24_hour=self.is_24_hour,
+            clock=self.clock,
+            alarms=self.alarm_manager,
+            notifications=AppNotifications(self.notifications, self.processes.uid, self.clock.now),
         )
         self.activities = ActivityManager(
             self.packages,
@@ -214,9 +223,9 @@ class PhoneCore:
             sdk=sdk,
             content_type=self._content_type,
         )
+        self.broadcasts = Broadcasts(self.packages, self.processes, self.alarm_manager, context, lock=self.lock)
         self.keyguard = Keyguard(on_change=self.invalidate)
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
-        self.notifications = NotificationManager(on_change=self.invalidate)
         self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
@@ -245,7 +254,10 @@ class PhoneCore:
             shade,
             lock=self.lock,
         )
-        self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
+        deliver = self.broadcasts.deliver_alarms  # (before each frame: what went off shows on it)
+        self.display = Display(
+            self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock, before_frame=deliver
+        )
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
         self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
@@ -289,7 +301,7 @@ class PhoneCore:
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
         "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
-        "status_bar",
+        "status_bar", "alarm_manager",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -362,16 +374,19 @@ class PhoneCore:
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities, the uptime, the screen and the notifications.
+        """What a boot resets: the running activities, the uptime, the screen, the notifications and the alarms.
 
-        Data, settings and files survive. The phone comes up awake and unlocked.
+        Data, settings and files survive. The phone comes up awake and unlocked, and sends
+        ``BOOT_COMPLETED`` (apps set their alarms again).
         """
         self.clock.boot()
+        self.alarm_manager.clear()
         self.activities.boot()
         self.wakefulness.wake_up()
         self.keyguard.dismiss()
         self.status_bar.collapse()
         self.notifications.cancel_all()
+        self.broadcasts.send(Intent(action=ACTION_BOOT_COMPLETED))
 
     # ------------------------------------------------------------------ properties
 
@@ -450,7 +465,7 @@ class PhoneCore:
         setting = self.settings.get("system", "time_12_24")
         if setting in ("12", "24"):
             return setting == "24"
-        language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
+        language, _, region = self.windows.locale().replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
 
     def next_seed(self) -> int:
@@ -522,8 +537,10 @@ class PhoneCore:
         self.activities.finish_activity(activity)
 
     def force_stop(self, package: str) -> None:
-        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        """Kill every task of ``package`` (``am force-stop``): its alarms and notifications go, its saved data stays."""
         self.activities.force_stop(package)
+        self.alarm_manager.remove_package(package)
+        self.notifications.cancel_package(package)
 
     # ------------------------------------------------------------------ input
 

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from androidrl.virtual.system.alarm_manager import AlarmManager
 from androidrl.virtual.system.clipboard import Clipboard
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.framework.content import ContentProvider, ContentResolver
 from androidrl.virtual.system.framework.intent import (
     ACTION_MAIN,
@@ -24,6 +26,7 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.notifications import AppNotifications, NotificationManager
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
@@ -49,6 +52,14 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
+        clock: The phone's clock: ``clock.now()`` (``System.currentTimeMillis`` in seconds),
+            ``clock.uptime()`` (``SystemClock.elapsedRealtime``), ``clock.local(when, timezone)``;
+            the time zone is ``getprop("persist.sys.timezone")``.
+        alarms: The alarm manager (``AlarmManager``): ``alarms.set(package, type, when, action,
+            extras, alarm_clock=...)`` sends ``action`` to the package's receiver at ``when``.
+        notifications: An app's ``NotificationManager``: ``notifications.notify(package, id, title,
+            text, opens)`` posts or updates its notification ``id`` (a tap starts ``opens``, a
+            ``pkg/cls``), ``notifications.cancel(package, id)`` takes it away.
     """
 
     apps: dict[str, App]
@@ -65,6 +76,11 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
+    clock: Clock = field(default_factory=Clock)
+    alarms: AlarmManager = field(default_factory=AlarmManager)
+    notifications: AppNotifications = field(
+        default_factory=lambda: AppNotifications(NotificationManager(), lambda package: 10000, lambda: 0.0)
+    )
 
 
 class Activity:
@@ -84,6 +100,9 @@ class Activity:
     windows: list[Window]
     #: The snackbar at the bottom of its window, if one shows.
     snackbar: Snackbar | None = None
+    #: Set by :meth:`finish`: an activity that finishes in :meth:`on_create` (a ``Theme.NoDisplay``
+    #: trampoline such as DeskClock's HandleApiCalls) never shows.
+    finishing: bool = False
 
     def log(self, tag: str, message: str) -> None:
         """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
@@ -115,6 +134,7 @@ class Activity:
 
     def finish(self) -> None:
         """Close this activity, as ``Activity.finish()``."""
+        self.finishing = True
         self.context.finish_activity(self)
 
     def start(self, cls: str, **extras: Any) -> None:
@@ -165,21 +185,10 @@ class Activity:
     def string(self, key: str, *args: Any) -> str:
         """The app's string ``key`` in the phone's locale (``getString``), formatted with ``args``.
 
-        The app's table (:attr:`App.strings`) is looked up by the locale's language, falling
-        back to its default ("" key) as Android falls back to ``values/``.
-
         Raises:
             KeyError: The app has no string of that name.
         """
-        tables = self.app.strings
-        language = self.context.locale().replace("_", "-").split("-")[0].lower()
-        text = tables.get(language, {}).get(key)
-        if text is None:
-            default = tables.get("", {})
-            if key not in default:
-                raise KeyError(f"{self.app.package} has no string {key!r}")
-            text = default[key]
-        return text.format(*args) if args else text
+        return self.app.string(self.context.locale(), key, *args)
 
 
 @dataclass
@@ -202,6 +211,9 @@ class App:
             system makes one of each while the package is installed, and ``pm clear`` wipes them.
         strings: The app's string table: language ("" for the default, ``de``...) -> key -> text
             (Android's ``res/values*/strings.xml``), read with :meth:`Activity.string`.
+        receivers: Its broadcast receivers (``<receiver>`` with an intent filter): action ->
+            ``receiver(context, app, intent)``, a module-level function (the alarms it set with
+            ``context.alarms`` are delivered to it, and ``android.intent.action.BOOT_COMPLETED`` at boot).
     """
 
     package: str
@@ -216,6 +228,7 @@ class App:
     filters: tuple[IntentFilter, ...] = ()
     providers: tuple[type[ContentProvider], ...] = ()
     strings: dict[str, dict[str, str]] = field(default_factory=dict)
+    receivers: dict[str, Callable[[Context, App, Intent], None]] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> App:
         """A copy for a snapshot: its own data; the manifest (activities, filters, providers...) shared."""
@@ -223,6 +236,24 @@ class App:
         memo[id(self)] = clone
         clone.data = copy.deepcopy(self.data, memo)
         return clone
+
+    def string(self, locale: str, key: str, *args: Any) -> str:
+        """Its string ``key`` in ``locale`` (``Resources.getString``), formatted with ``args``.
+
+        The table (:attr:`strings`) is looked up by the locale's language, falling back to its
+        default ("" key) as Android falls back to ``values/``.
+
+        Raises:
+            KeyError: The app has no string of that name.
+        """
+        language = locale.replace("_", "-").split("-")[0].lower()
+        text = self.strings.get(language, {}).get(key)
+        if text is None:
+            default = self.strings.get("", {})
+            if key not in default:
+                raise KeyError(f"{self.package} has no string {key!r}")
+            text = default[key]
+        return text.format(*args) if args else text
 
     def intent_filters(self) -> list[IntentFilter]:
         """Every filter its activities have: the launcher activity's (MAIN), ``actions``', then ``filters``."""
