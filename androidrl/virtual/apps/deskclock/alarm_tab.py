@@ -19,6 +19,7 @@ from functools import partial
 from androidrl.virtual.apps.deskclock import alarms, formats, timers
 from androidrl.virtual.apps.deskclock.alarms import Alarm
 from androidrl.virtual.apps.deskclock.widgets import RID, DayButton, Fab, GridLayout, HintTextView, SideButton, hairline
+from androidrl.virtual.ui import config
 from androidrl.virtual.ui.config import framework_string
 from androidrl.virtual.ui.controls import CheckBox
 from androidrl.virtual.ui.dialogs import AlertDialog
@@ -43,9 +44,9 @@ COLLAPSED_DP, EXPANDED_DP = 112, 328
 
 
 @functools.lru_cache(maxsize=256)
-def _time_width(time: str) -> float:
-    """How wide an alarm's time is drawn, in dp (at 40sp), with a little room."""
-    return text_width(time, 40) + 8
+def _time_width(time: str, font_scale: float) -> float:
+    """How wide an alarm's time is drawn at 40sp, in dp, with a little room (``wrap_content``)."""
+    return text_width(time, round(40 * font_scale)) + 8
 
 
 class AlarmTab:
@@ -96,7 +97,7 @@ class AlarmTab:
             height=64,
             clickable=True,
             focusable=True,
-            width=_time_width(time),  # (wrap_content: TextTime is as wide as the time)
+            width=_time_width(time, config.current().font_scale),  # (wrap_content: as wide as the time)
             text_color=TEXT if alarm.enabled else TEXT_SECONDARY,
             on_click=partial(self.clock_clicked, alarm.id),
         )
