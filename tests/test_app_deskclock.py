@@ -418,3 +418,25 @@ def test_an_alarm_made_over_the_real_adb(device, phone):
     out = device.shell(f"content query --uri {ALARMS} --projection hour:minutes:enabled --where hour=7")
     assert out == "Row: 0 hour=7, minutes=0, enabled=1\n"
     assert "user:0 pendingSend:false" in device.shell("dumpsys alarm")
+
+
+def test_bad_alarm_clock_extras_are_refused_as_handleapicalls_refuses_them(clock):
+    extra = "android.intent.extra.alarm."
+    clock.shell(f"am start -a android.intent.action.SET_ALARM --ei {extra}HOUR 7 --ei {extra}MINUTES 75")
+    clock.shell(f"am start -a android.intent.action.SET_TIMER --ei {extra}LENGTH 0")
+    log = clock.shell("logcat -d -s HandleApiCalls")
+    assert "Illegal minute: 75" in log and "Invalid timer length requested: 0" in log
+    assert len(rows(clock, ALARMS)) == 2 and "TIMER_EXPIRED" not in clock.shell("dumpsys alarm")
+
+
+def test_the_alarm_manager_refuses_an_unknown_alarm_type(clock):
+    with pytest.raises(ValueError, match="expected an alarm type 0-3 .*got 7"):
+        clock.phone.alarm_manager.set("com.android.deskclock", 7, 0, "x")
+
+
+def test_the_timer_setup_takes_digit_keys_as_deskclock_hands_them_on(clock):
+    tap_node(clock, content_desc="Timer")
+    clock.text("245")
+    assert texts(clock, "timer_setup_time") == ["00h 02m 45s"]
+    clock.shell("input keyevent DEL; input keyevent KEYCODE_9")
+    assert texts(clock, "timer_setup_time") == ["00h 02m 49s"]

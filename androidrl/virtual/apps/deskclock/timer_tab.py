@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from androidrl.keycodes import KEYCODE_DEL, KEYCODES
 from androidrl.virtual.apps.deskclock import alarms, formats, timers
 from androidrl.virtual.apps.deskclock.widgets import RID, Fab, HintTextView, SideButton, fab_row
 from androidrl.virtual.system.framework.app import Activity
@@ -31,6 +32,7 @@ from androidrl.virtual.ui.views import (
     View,
 )
 
+KEYCODE_0 = KEYCODES["0"]
 #: The keypad's rows (timer_setup_digits.xml: 1-9 in three rows, 0 in the middle of the fourth).
 KEYPAD = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (None, 0, None))
 
@@ -125,7 +127,15 @@ class TimerTab:
             resource_id=RID + "timer_setup_divider", height=2, background=PRIMARY if self.timer_digits else DIVIDER
         )
         rows = [LinearLayout([self.digit_key(digit) for digit in row], vertical=False, height=72) for row in KEYPAD]
-        return LinearLayout([time, divider, LinearLayout(rows, padding=16)], resource_id=RID + "timer_setup", weight=1)
+        # DeskClock.onKeyDown hands the setup the digit keys and DEL (``input text 130`` sends them as keys).
+        return LinearLayout(
+            [time, divider, LinearLayout(rows, padding=16)],
+            resource_id=RID + "timer_setup",
+            weight=1,
+            focused=not self.windows,
+            on_key=self.timer_key,
+            on_text=self.timer_typed,
+        )
 
     def digit_key(self, digit: int | None) -> View:
         if digit is None:
@@ -230,6 +240,22 @@ class TimerTab:
         if (digit == 0 and not self.timer_digits) or len(self.timer_digits) >= 6:
             return
         self.timer_digits += str(digit)
+
+    def timer_key(self, code: int) -> bool:
+        """``TimerSetupView.onKeyDown``: KEYCODE_0..9 type a digit, DEL takes the last one away."""
+        if KEYCODE_0 <= code <= KEYCODE_0 + 9:
+            self.timer_append_digit(code - KEYCODE_0)
+        elif code == KEYCODE_DEL:
+            self.timer_delete_digit()
+        else:
+            return False
+        return True
+
+    def timer_typed(self, text: str) -> None:
+        """Typed text reaches the setup as key events: its digits."""
+        for char in text:
+            if char.isdigit():
+                self.timer_append_digit(int(char))
 
     def timer_delete_digit(self) -> None:
         self.timer_digits = self.timer_digits[:-1]
