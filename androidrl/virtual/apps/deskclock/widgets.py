@@ -35,40 +35,41 @@ Fab = tuple[str, str, Callable[[], None]]
 SideButton = tuple[str, Callable[[], None]]
 
 
+class TabLabel(TextView):
+    """tab_item.xml's ``android:id/text1``: the tab's label with its icon drawn above it (a top compound drawable)."""
+
+    def paint(self, scale: float) -> list[tuple]:
+        left, top, right, bottom = self.bounds
+        mid = top + (bottom - top) * 9 // 20
+        size = round(self.text_px(scale))
+        return [
+            ("text", (left, top, right, mid), self.glyph, round(size * 1.2), self.text_color, True, "center"),
+            ("text", (left, mid, right, bottom), self.text, size, self.text_color, self.bold, "center"),
+        ]
+
+
 def tabs(titles: Sequence[tuple[str, str]], selected: int, on_select: Callable[[int], None]) -> View:
     """The Toolbar with DeskClock's TabLayout: ``(icon glyph, label)`` per tab, the ``selected`` one marked."""
-    views = [
-        TabView(
-            [
-                ImageView(
-                    glyph=glyph,
-                    color=SURFACE,
-                    glyph_color=PRIMARY if i == selected else TEXT_SECONDARY,
-                    height=28,
-                    width=40,
-                ),
-                TextView(
-                    title,
-                    resource_id="android:id/text1",
-                    gravity="center",
-                    text_size=13,
-                    height=20,
-                    bold=i == selected,
-                    text_color=PRIMARY if i == selected else TEXT_SECONDARY,
-                ),
-            ],
-            content_desc=title,
-            selected=i == selected,
-            clickable=i != selected,
-            focusable=True,
-            weight=1,
-            width=0,
-            height=64,
-            padding=6,
-            on_click=lambda i=i: on_select(i),
+    views = []
+    for i, (glyph, title) in enumerate(titles):
+        color = PRIMARY if i == selected else TEXT_SECONDARY
+        label = TabLabel(title, resource_id="android:id/text1", text_size=13, height=52, bold=i == selected,
+                         text_color=color)  # fmt: skip
+        label.glyph = glyph
+        views.append(
+            TabView(
+                [label],
+                content_desc=title,
+                selected=i == selected,
+                clickable=i != selected,
+                focusable=True,
+                weight=1,
+                width=0,
+                height=64,
+                padding=6,
+                on_click=lambda i=i: on_select(i),
+            )
         )
-        for i, (glyph, title) in enumerate(titles)
-    ]
     strip = LinearLayout(views, vertical=False, height=64)
     layout = FrameLayout([strip], cls="android.widget.HorizontalScrollView", resource_id=RID + "tabs", height=64)
     return FrameLayout(
