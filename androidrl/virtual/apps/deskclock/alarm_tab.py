@@ -39,8 +39,8 @@ from androidrl.virtual.ui.views import (
     View,
 )
 
-#: Heights of a collapsed and an expanded alarm in dp (where the list scrolls to show one).
-COLLAPSED_DP, EXPANDED_DP = 112, 328
+#: About how tall a collapsed alarm is, in dp (where the list scrolls to show one).
+COLLAPSED_DP = 112
 
 
 @functools.lru_cache(maxsize=256)

@@ -14,7 +14,9 @@ The chosen cities are DeskClock's preferences (CityDAO): the app's data, ``citie
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import unicodedata
+import zoneinfo
 from functools import partial
 
 from androidrl.virtual.apps.deskclock import alarms, formats
@@ -43,15 +45,14 @@ CITY_SELECTION = f"{alarms.PACKAGE}.worldclock.CitySelectionActivity"
 
 def city_time(context, city: City) -> dt.datetime:
     """The time in ``city`` now."""
-    here = context.clock.local()
-    return here.astimezone(_zone_of(city, context))
+    return context.clock.local().astimezone(_zone(city.timezone))
 
 
-def _zone_of(city: City, context) -> dt.tzinfo:
-    import zoneinfo
-
+@functools.cache
+def _zone(name: str) -> dt.tzinfo:
+    """The time zone ``name`` (every city's is in the tz database; UTC should one be missing)."""
     try:
-        return zoneinfo.ZoneInfo(city.timezone)
+        return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return dt.timezone.utc
 
@@ -82,7 +83,7 @@ class ClockTab:
         date = TextView(
             formats.date_text(current, locale).upper(),
             resource_id=RID + "date",
-            content_desc=self.long_date(current, lang),
+            content_desc=formats.long_date_text(current, locale),
             text_color=TEXT_SECONDARY,
             height=28,
         )
@@ -122,18 +123,6 @@ class ClockTab:
         )
         rows = [main] + [self.world_clock_item(city, current, here, is24, lang) for city in chosen]
         return ScrollingList(rows, state=self.clock_scroll, resource_id=RID + "cities", weight=1)
-
-    @staticmethod
-    def long_date(current: dt.datetime, lang: str) -> str:
-        """The date's description (skeleton ``EEEEMMMMd``): ``Monday, June 15``."""
-        day = formats.weekday(formats.calendar_day(current), lang, "long")
-        months = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                  "October", "November", "December")  # fmt: skip
-        if lang == "de":
-            german = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-                      "Oktober", "November", "Dezember")  # fmt: skip
-            return f"{day}, {current.day}. {german[current.month - 1]}"
-        return f"{day}, {months[current.month - 1]} {current.day}"
 
     def world_clock_item(self, city: City, current: dt.datetime, here: dt.timedelta, is24: bool, lang: str) -> View:
         """world_clock_item.xml: the city, how far ahead or behind it is, and its time."""

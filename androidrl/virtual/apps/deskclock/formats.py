@@ -30,6 +30,12 @@ _WEEKDAYS = {
         "long": ("Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"),
     },
 }
+_LONG_MONTHS = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+}  # fmt: skip
 _MONTHS = {
     "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
     "de": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."),
@@ -73,6 +79,13 @@ def date_text(when: dt.datetime, locale: str) -> str:
     """The clock's date (skeleton ``EEEMMMd``): ``Mon, Jun 15``; German ``Mo., 15. Juni``."""
     lang = language(locale)
     day, month = weekday(calendar_day(when), locale), _MONTHS[lang][when.month - 1]
+    return f"{day}, {when.day}. {month}" if lang == "de" else f"{day}, {month} {when.day}"
+
+
+def long_date_text(when: dt.datetime, locale: str) -> str:
+    """The date as spoken (skeleton ``EEEEMMMMd``, the date's content-desc): ``Monday, June 15``."""
+    lang = language(locale)
+    day, month = weekday(calendar_day(when), locale, "long"), _LONG_MONTHS[lang][when.month - 1]
     return f"{day}, {when.day}. {month}" if lang == "de" else f"{day}, {month} {when.day}"
 
 
