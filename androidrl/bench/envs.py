@@ -99,10 +99,10 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up, and on Clock's main screen.
+    And at 360x800 on the app screens of :data:`APP_SCREENS` (Notes with the soft keyboard up...).
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    return [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds), _screen(rounds, CLOCK_ALARMS, "Clock")]
+    return [_wrapped(rounds, *size) for size in sizes] + [_app_screen(rounds, *screen) for screen in APP_SCREENS]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -117,20 +117,31 @@ NOTES_KEYBOARD = {
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
 }
+#: Calendar's month view (AllInOneActivity) over five events, each episode from the snapshot taken after
+#: setup; random taps open days, the view menu, the editor and events, as an agent exploring the app would.
+CALENDAR_MONTH = {
+    "name": "calendar-month",
+    "description": "Random taps on Calendar's month view (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "setup": [
+        *(
+            {
+                "shell": "content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
+                f"--bind title:s:Event{i} --bind eventTimezone:s:UTC --bind dtstart:l:{1781514000000 + i * 172800000} "
+                f"--bind dtend:l:{1781517600000 + i * 172800000}"
+            }
+            for i in range(5)
+        ),
+        {"launch": {"component": "com.android.calendar/.AllInOneActivity"}},
+        {"tap": {"node": {"resource_id": "android:id/action_bar_spinner"}}},
+        {"tap": {"node": {"text": "Month"}}},
+    ],
+    "success": {"node": {"text": "never shown: 0xdeadbeef"}},
+}
 
 
-def _keyboard(rounds: int) -> Figure:
-    """In-process steps/s at 360x800 on Notes with the keyboard up: raw, and wrapped 84x84.
-
-    Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
-    sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
-    field moves the cursor.
-    """
-    return _screen(rounds, NOTES_KEYBOARD, "Notes with the keyboard up")
-
-
-#: Clock's main screen (the Alarm tab with DeskClock's two alarms); random taps expand alarms, flip
-#: switches, open the time picker, change tabs, start the stopwatch.
+#: Clock's main screen (the Alarm tab with DeskClock's two alarms, cleared each episode); random taps
+#: expand alarms, flip switches, open the time picker, change tabs, start the stopwatch.
 CLOCK_ALARMS = {
     "name": "clock-alarms",
     "description": "Random taps on Clock's main screen (a benchmark, never succeeds).",
@@ -143,15 +154,46 @@ CLOCK_ALARMS = {
 }
 
 
-def _screen(rounds: int, task: dict, title: str) -> Figure:
-    """In-process steps/s at 360x800 on an app's screen (``task`` opens it): raw, and wrapped 84x84.
+def _sms(address: str, body: str, box: str = "inbox", read: int = 1) -> dict:
+    """A reset step that puts a text message in the telephony provider."""
+    binds = " ".join(f"--bind '{b}'" for b in (f"address:s:{address}", f"body:s:{body}", f"read:i:{read}"))
+    return {"shell": f"content insert --uri content://sms/{box} {binds}"}
 
-    The grid's taps leave out the navigation bar (they may still leave the screen through the app).
+
+#: Messaging's conversation list with six conversations; random taps open them, start new ones, go back.
+MESSAGES_LIST = {
+    "name": "messages-list",
+    "description": "Random taps on Messaging's conversation list (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "content delete --uri content://sms"},
+        {"shell": "pm clear com.android.messaging"},
+        *(
+            _sms(f"+1 555-01{i:02d}", f"Message number {i} about the plans for the weekend", read=i % 2)
+            for i in range(5)
+        ),
+        _sms("+1 555-0142", "See you at noon", box="sent"),
+        {"launch": {"component": "com.android.messaging/.ui.conversationlist.ConversationListActivity"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+def _app_screen(rounds: int, title: str, task: dict) -> Figure:
+    """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
+
+    Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
+    sends the app away (on Notes with the keyboard up: a tap on the keyboard types, on Save
+    saves, in the field moves the cursor).
     """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=task, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=task, dump_xml=False), action=grid),
+        "raw AndroidEnv": make_virtual_env(
+            360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False, write_files=False
+        ),
+        "wrapped 84x84": wrap_env(
+            make_virtual_env(360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False), action=grid
+        ),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -178,6 +220,31 @@ def _screen(rounds: int, task: dict, title: str) -> Figure:
     finally:
         for env in envs.values():
             env.close()
+
+
+def _app_screen_task(name: str, component: str) -> dict:
+    """A task that opens ``component`` (force-stopped first) and never succeeds: random taps from its main screen."""
+    return {
+        "name": f"{name}-screen",
+        "description": f"Random taps from {name}'s main screen (a benchmark, never succeeds).",
+        "max_steps": 50,
+        "reset": [{"shell": f"am force-stop {component.split('/')[0]}"}, {"launch": {"component": component}}],
+        "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+    }
+
+
+#: The app screens the wrapped suite times at 360x800: (figure title, task that opens it).
+APP_SCREENS = (
+    ("Notes with the keyboard up", NOTES_KEYBOARD),
+    ("Calendar's month view", CALENDAR_MONTH),
+    ("Messaging's conversation list", MESSAGES_LIST),
+    ("Files", _app_screen_task("files", "com.android.documentsui/.files.FilesActivity")),
+    ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
+    ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
+    ("Clock's alarms", CLOCK_ALARMS),
+)
+#: What their phone holds, so the screens have something to show (files, photos).
+APP_CONTENT = {"files": 8, "photos": 6}
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

@@ -223,14 +223,17 @@ class ActivityManager:
                 self._on_change()
                 return "brought-to-front"
             activity = self._create(app, cls, intent)
-            if activity.finishing:  # it finished in onCreate (a Theme.NoDisplay trampoline): it never shows
-                pass
-            elif task is not None and task in self._tasks:
-                self._tasks.remove(task)
-                self._tasks.append(task)
-                task.append(activity)
-            else:
-                self._tasks.append(self._new_task(activity))
+            # finish() in onCreate (a Theme.NoDisplay trampoline): it never shows and leaves the tasks
+            # as they were; what it started came forward itself.
+            if not activity.finishing:
+                if task is not None and task in self._tasks:
+                    self._tasks.remove(task)
+                    self._tasks.append(task)
+                    task.append(activity)
+                else:
+                    self._tasks.append(self._new_task(activity))
+            elif not self._tasks:  # (it left no task at all: home)
+                self.go_home()
             self._on_change()
             return "started"
 

@@ -5,7 +5,8 @@ file system, radios, display metrics, power, the package and activity managers, 
 and input dispatch — and answers for them as one phone (thin methods that hand each call to the part
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
-the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
+the system only through their :class:`~androidrl.virtual.system.framework.app.Context`
+(:func:`~androidrl.virtual.system.app_context.app_context` builds it on the core's services).
 
 Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
 and the caller's thread can use the same phone.
@@ -14,6 +15,7 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,12 +25,13 @@ import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.alarm_manager import AlarmManager
+from androidrl.virtual.system.app_context import app_context
 from androidrl.virtual.system.broadcasts import Broadcasts
 from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
-from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import ACTION_BOOT_COMPLETED, Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
@@ -38,7 +41,7 @@ from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
 from androidrl.virtual.system.logd import LogBuffer
-from androidrl.virtual.system.notifications import AppNotifications, NotificationManager, StatusBar
+from androidrl.virtual.system.notifications import NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
 from androidrl.virtual.system.power import Power, Wakefulness
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
@@ -166,7 +169,7 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage, on_change=self.invalidate)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.fs.mount("/proc", proc_files(self.clock, self.processes))
@@ -193,25 +196,7 @@ class PhoneCore:
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
         self.notifications = NotificationManager(on_change=self.invalidate)
-        context = Context(
-            apps=self.apps,
-            metrics=self.metrics,
-            radios=self.radios,
-            getprop=self.getprop,
-            start_activity=self.start_activity,
-            finish_activity=self.finish_activity,
-            invalidate=self.invalidate,
-            next_seed=self.next_seed,
-            content=self.content.resolver,
-            log=self.app_log,
-            clipboard=self.clipboard,
-            toast=lambda text, long: self.windows.toast(text, long),
-            locale=lambda: self.windows.locale(),
-            is_24_hour=self.is_24_hour,
-            clock=self.clock,
-            alarms=self.alarm_manager,
-            notifications=AppNotifications(self.notifications, self.processes.uid, self.clock.now),
-        )
+        context = app_context(self)
         self.activities = ActivityManager(
             self.packages,
             home,
@@ -235,7 +220,7 @@ class PhoneCore:
             self.status_bar,
             self.notifications,
             self.radios,
-            local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+            local_time=self.local_time,
         )
         # The keyboard types as `input text` does: into the focused field, through input dispatch.
         self.ime = InputMethod(
@@ -467,6 +452,10 @@ class PhoneCore:
             return setting == "24"
         language, _, region = self.windows.locale().replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
+
+    def local_time(self, ms: int | None = None) -> dt.datetime:
+        """A time in milliseconds (default: now) as an aware local time in ``persist.sys.timezone``."""
+        return self.clock.local(None if ms is None else ms / 1000, timezone=self.getprop("persist.sys.timezone"))
 
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""

@@ -35,7 +35,7 @@ from androidrl.virtual.ui.views import (
 )
 
 Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("line", ...) | ("dim", box, alpha)
-#            | ("layer", box, ops)
+#            | ("layer", box, ops) | ("image", box, rgb bytes, (width, height))
 
 
 @functools.cache
@@ -141,7 +141,7 @@ def _night_op(op: Op) -> Op:
         return (*op[:4], NIGHT_PALETTE.get(op[4], op[4]), *op[5:])
     if kind == "line":
         return (*op[:3], NIGHT_PALETTE.get(op[3], op[3]), op[4])
-    if kind == "dim":
+    if kind in ("dim", "image"):  # (a photo looks the same in the dark theme)
         return op
     return (kind, op[1], NIGHT_PALETTE.get(op[2], op[2]), *op[3:])
 
@@ -380,6 +380,9 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
             draw.line(points, fill=color, width=width, joint="curve")
         elif kind == "text":
             _draw_text(image, *op[1:])
+        elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
+            _, box, pixels, size = op
+            image.paste(Image.frombytes("RGB", size, pixels), box[:2])  # (paste converts it to RGBX)
         elif kind == "layer":
             # Scrolling content is drawn on its own canvas and pasted, which clips it.
             _, box, inner = op

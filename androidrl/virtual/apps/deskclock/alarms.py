@@ -73,7 +73,7 @@ class Alarm:
 
 def now(context: Context) -> dt.datetime:
     """The phone's local time (``Calendar.getInstance()``), in ``persist.sys.timezone``."""
-    return context.clock.local(timezone=context.getprop("persist.sys.timezone"))
+    return context.local_time()
 
 
 def all_alarms(context: Context) -> list[Alarm]:

@@ -101,7 +101,7 @@ class HandleApiCalls(Activity):
         assert alarm is not None
         instance = alarms.setup_instance(self.context, self.app, alarm)  # (setupInstance)
         zone = alarms.now(self.context).tzinfo
-        delta = alarms.instance_time(instance, zone).timestamp() * 1000 - self.context.clock.now_ms()
+        delta = alarms.instance_time(instance, zone).timestamp() * 1000 - self.context.current_time_millis()
         self.toast(alarms.alarm_set_text(self.app, self.context.locale(), round(delta)), long=True)
         if not skip_ui:
             self.open_deskclock(ALARMS_TAB, **{EXTRA_SCROLL_TO_ALARM: alarm.id})

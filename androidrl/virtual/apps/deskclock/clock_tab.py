@@ -45,7 +45,7 @@ CITY_SELECTION = f"{alarms.PACKAGE}.worldclock.CitySelectionActivity"
 
 def city_time(context, city: City) -> dt.datetime:
     """The time in ``city`` now."""
-    return context.clock.local().astimezone(_zone(city.timezone))
+    return context.local_time().astimezone(_zone(city.timezone))
 
 
 @functools.cache
@@ -78,7 +78,7 @@ class ClockTab:
         locale, is24 = self.context.locale(), self.context.is_24_hour()
         current = alarms.now(self.context)
         # The time changes at the next minute: draw again then (TextClock's tick).
-        config.redraw_at(self.context.clock.uptime() + 60 - current.second - current.microsecond / 1e6)
+        config.redraw_at(self.context.elapsed_realtime() / 1000 + 60 - current.second - current.microsecond / 1e6)
         lang = formats.language(locale)
         date = TextView(
             formats.date_text(current, locale).upper(),
@@ -90,7 +90,7 @@ class ClockTab:
         info: list[View] = [date]
         following = self.context.alarms.next_alarm_clock()
         if following is not None and following.alarm_clock is not None:
-            when = self.context.clock.local(following.alarm_clock / 1000, self.context.getprop("persist.sys.timezone"))
+            when = self.context.local_time(following.alarm_clock)
             text = formats.alarm_text(when, locale, is24)
             info += [
                 TextView("A", resource_id=RID + "nextAlarmIcon", text_color=TEXT_SECONDARY, height=28, width=24),

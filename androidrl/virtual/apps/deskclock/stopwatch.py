@@ -43,7 +43,7 @@ class StopwatchTab:
         return self.app.data.setdefault("laps", [])
 
     def _elapsed(self) -> int:
-        return round(self.context.clock.uptime() * 1000)
+        return self.context.elapsed_realtime()
 
     def total_time(self) -> int:
         """``Stopwatch.getTotalTime``: what it has counted, in ms."""
@@ -57,7 +57,7 @@ class StopwatchTab:
         total = self.total_time()
         locale = self.context.locale()
         if self.stopwatch["state"] == RUNNING:  # the digits change at the next hundredth: draw again then
-            config.redraw_at(self.context.clock.uptime() + (10 - total % 10) / 1000)
+            config.redraw_at(self.context.elapsed_realtime() / 1000 + (10 - total % 10) / 1000)
         time = LinearLayout(
             [
                 TextView(

@@ -50,7 +50,7 @@ def redraw_for(context, timer: dict) -> None:
     """A counting timer's text changes at the next second boundary: draw again then."""
     if timer["state"] in (timers.RUNNING, timers.EXPIRED, timers.MISSED):
         left = timers.remaining(context, timer)
-        config.redraw_at(context.clock.uptime() + ((left % 1000) or 1000) / 1000)
+        config.redraw_at(context.elapsed_realtime() / 1000 + ((left % 1000) or 1000) / 1000)
 
 
 class TimerTab:

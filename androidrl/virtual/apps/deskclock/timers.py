@@ -31,7 +31,7 @@ ELAPSED_REALTIME_WAKEUP = 2
 
 def elapsed(context: Context) -> int:
     """``SystemClock.elapsedRealtime()`` in ms."""
-    return round(context.clock.uptime() * 1000)
+    return context.elapsed_realtime()
 
 
 def all_timers(app: App) -> list[dict[str, Any]]:
@@ -64,7 +64,7 @@ def add_timer(context: Context, app: App, length: int, label: str = "", delete_a
 def start(context: Context, app: App, timer: dict[str, Any], label: str = "DeskClock") -> None:
     """``Timer.start``: a reset or paused timer runs."""
     if timer["state"] in (RESET, PAUSED):
-        timer.update(state=RUNNING, start=elapsed(context), wall=context.clock.now_ms())
+        timer.update(state=RUNNING, start=elapsed(context), wall=context.current_time_millis())
         event(context, app, "Timer", "Start", label)
         update(context, app)
 
@@ -103,7 +103,7 @@ def add_minute(context: Context, app: App, timer: dict[str, Any]) -> None:
     new = MINUTE if timer["state"] in (EXPIRED, MISSED) else timer["remaining"] + MINUTE
     timer["total"] += new - timer["remaining"]
     if new > 0 and timer["state"] in (EXPIRED, MISSED):
-        timer.update(state=RUNNING, start=elapsed(context), wall=context.clock.now_ms())
+        timer.update(state=RUNNING, start=elapsed(context), wall=context.current_time_millis())
     timer["remaining"] = new
     event(context, app, "Timer", "Add Minute")
     update(context, app)
@@ -120,17 +120,18 @@ def expire_due(context: Context, app: App, intent: Intent | None = None) -> None
     for timer in app.data.get("timers", []):
         if timer["state"] == RUNNING and remaining(context, timer) <= 0:
             timer.update(state=EXPIRED, total=0, remaining=min(0, remaining(context, timer)),
-                         start=elapsed(context), wall=context.clock.now_ms())  # fmt: skip
+                         start=elapsed(context), wall=context.current_time_millis())  # fmt: skip
             event(context, app, "Timer", "Fire")
     update(context, app)
 
 
 def after_reboot(context: Context, app: App) -> None:
     """``Timer.updateAfterReboot``: the uptime started again; running timers keep the wall time gone by."""
+    wall = context.current_time_millis()
     for timer in app.data.get("timers", []):
         if timer["state"] in (RUNNING, EXPIRED, MISSED):
-            gone = max(0, context.clock.now_ms() - timer["wall"])
-            timer.update(remaining=timer["remaining"] - gone, start=elapsed(context), wall=context.clock.now_ms())
+            gone = max(0, wall - timer["wall"])
+            timer.update(remaining=timer["remaining"] - gone, start=elapsed(context), wall=wall)
     expire_due(context, app)
 
 

@@ -29,16 +29,8 @@ class PlaceholderActivity(Activity):
 #: (package, main activity class, label, glyph, colour) of the stand-in stock apps.
 STOCK_APPS = (
     ("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),
-    ("com.android.camera2", "com.android.camera.CameraLauncher", "Camera", "C", (52, 168, 83)),
     ("com.android.contacts", "com.android.contacts.activities.PeopleActivity", "Contacts", "P", (251, 140, 0)),
     ("com.android.dialer", "com.android.dialer.main.impl.MainActivity", "Phone", "D", (15, 157, 88)),
-    (
-        "com.android.messaging",
-        "com.android.messaging.ui.conversationlist.ConversationListActivity",
-        "Messages",
-        "M",
-        (26, 115, 232),
-    ),
 )
 
 

@@ -10,13 +10,13 @@ app depends on how the phone is put together.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from androidrl.virtual.system.alarm_manager import AlarmManager
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.framework.content import ContentProvider, ContentResolver
 from androidrl.virtual.system.framework.intent import (
     ACTION_MAIN,
@@ -26,6 +26,7 @@ from androidrl.virtual.system.framework.intent import (
     IntentFilter,
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
+from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.notifications import AppNotifications, NotificationManager
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
@@ -52,9 +53,15 @@ class Context:
         toast: ``toast(text, long)`` shows a toast (``Toast.makeText(...).show()``).
         locale: The current locale's BCP 47 tag (``de-DE``), as ``Configuration.getLocales()``.
         is_24_hour: Whether times show in 24-hour format (``DateFormat.is24HourFormat``).
-        clock: The phone's clock: ``clock.now()`` (``System.currentTimeMillis`` in seconds),
-            ``clock.uptime()`` (``SystemClock.elapsedRealtime``), ``clock.local(when, timezone)``;
-            the time zone is ``getprop("persist.sys.timezone")``.
+        current_time_millis: The wall time in ms since the epoch (``System.currentTimeMillis``), from the
+            phone's clock (it moves per step in an env).
+        timezone: The phone's time zone id (``TimeZone.getDefault().getID()``: ``persist.sys.timezone``, UTC
+            when unset).
+        storage: Shared storage, ``/sdcard`` (``java.io.File`` with "All files access"), or None on a
+            phone without one.
+        local_time: A time in milliseconds (default: now) as an aware local time in the phone's time zone.
+        elapsed_realtime: The time since boot in ms (``SystemClock.elapsedRealtime``), from the phone's clock:
+            what a timer or a stopwatch counts on (``config.redraw_at`` takes this time in seconds).
         alarms: The alarm manager (``AlarmManager``): ``alarms.set(package, type, when, action,
             extras, alarm_clock=...)`` sends ``action`` to the package's receiver at ``when``.
         notifications: An app's ``NotificationManager``: ``notifications.notify(package, id, title,
@@ -76,7 +83,13 @@ class Context:
     toast: Callable[[str, bool], None] = lambda text, long: None
     locale: Callable[[], str] = lambda: "en-US"
     is_24_hour: Callable[[], bool] = lambda: False
-    clock: Clock = field(default_factory=Clock)
+    current_time_millis: Callable[[], int] = lambda: 0
+    timezone: Callable[[], str] = lambda: "UTC"
+    storage: SharedStorage | None = None
+    local_time: Callable[..., dt.datetime] = lambda ms=None: dt.datetime.fromtimestamp(
+        (ms or 0) / 1000, dt.timezone.utc
+    )
+    elapsed_realtime: Callable[[], int] = lambda: 0
     alarms: AlarmManager = field(default_factory=AlarmManager)
     notifications: AppNotifications = field(
         default_factory=lambda: AppNotifications(NotificationManager(), lambda package: 10000, lambda: 0.0)
