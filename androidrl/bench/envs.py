@@ -140,6 +140,20 @@ CALENDAR_MONTH = {
 }
 
 
+#: Clock's main screen (the Alarm tab with DeskClock's two alarms, cleared each episode); random taps
+#: expand alarms, flip switches, open the time picker, change tabs, start the stopwatch.
+CLOCK_ALARMS = {
+    "name": "clock-alarms",
+    "description": "Random taps on Clock's main screen (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "pm clear com.android.deskclock"},
+        {"launch": {"component": "com.android.deskclock/.DeskClock"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
 def _sms(address: str, body: str, box: str = "inbox", read: int = 1) -> dict:
     """A reset step that puts a text message in the telephony provider."""
     binds = " ".join(f"--bind '{b}'" for b in (f"address:s:{address}", f"body:s:{body}", f"read:i:{read}"))
@@ -227,6 +241,7 @@ APP_SCREENS = (
     ("Files", _app_screen_task("files", "com.android.documentsui/.files.FilesActivity")),
     ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
     ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
+    ("Clock's alarms", CLOCK_ALARMS),
 )
 #: What their phone holds, so the screens have something to show (files, photos).
 APP_CONTENT = {"files": 8, "photos": 6}

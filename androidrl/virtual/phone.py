@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 
 from androidrl.virtual.apps.calendar.app import calendar_app
 from androidrl.virtual.apps.camera.app import camera_app
+from androidrl.virtual.apps.deskclock.app import deskclock_app
 from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
 from androidrl.virtual.apps.gallery.app import gallery_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
@@ -49,6 +50,7 @@ def default_apps() -> list[App]:
         settings_app(),
         *placeholder_apps(),
         calendar_app(),
+        deskclock_app(),
         messaging_app(),
         files_app(),
         htmlviewer_app(),
@@ -167,6 +169,7 @@ class VirtualPhone(PhoneCore):
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
+        self.broadcasts.deliver_alarms()  # (what went off while nobody looked is there for the command to see)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

@@ -440,12 +440,14 @@ def _text_mask(
     return mask, (left, top)
 
 
-_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "−": "-", "’": "'", "“": '"', "”": '"', "·": "."})
 
 
 @functools.lru_cache(maxsize=1024)
 def _drawable(text: str) -> str:
     """``text`` in the characters the bundled font has: accents dropped (ä -> a), a few lookalikes.
+
+    Format characters (a left-to-right mark) draw as nothing, as on Android.
 
     Pillow's bundled font is the same on every machine (frames are reproducible) but has
     ASCII only; the UI dump keeps the real text.
@@ -453,7 +455,7 @@ def _drawable(text: str) -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
 
 
 def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

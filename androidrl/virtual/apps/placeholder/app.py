@@ -29,7 +29,6 @@ class PlaceholderActivity(Activity):
 #: (package, main activity class, label, glyph, colour) of the stand-in stock apps.
 STOCK_APPS = (
     ("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),
-    ("com.android.deskclock", "com.android.deskclock.DeskClock", "Clock", "T", (66, 133, 244)),
     ("com.android.contacts", "com.android.contacts.activities.PeopleActivity", "Contacts", "P", (251, 140, 0)),
     ("com.android.dialer", "com.android.dialer.main.impl.MainActivity", "Phone", "D", (15, 157, 88)),
 )
