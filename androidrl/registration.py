@@ -32,6 +32,7 @@ def make_virtual_env(
     density: int = 420,
     seed: int = 0,
     task: Task | str | None = None,
+    content: Mapping[str, int] | None = None,
     **env_kwargs: Any,
 ) -> AndroidEnv:
     """An :class:`AndroidEnv` on a new in-process virtual phone.
@@ -42,9 +43,10 @@ def make_virtual_env(
         density: Screen density in dpi.
         seed: The phone's seed.
         task: The task: a Task, a built-in name, a spec or a YAML path (default: idle, reward 0).
+        content: The phone's seeded content (``{"contacts": 20, "photos": 6}``; see ``VirtualPhone``).
         **env_kwargs: Passed to :class:`AndroidEnv` (``save_dir``, ``dump_xml``...).
     """
-    device = VirtualDevice(width=width, height=height, density=density, seed=seed)
+    device = VirtualDevice(width=width, height=height, density=density, seed=seed, content=content)
     return AndroidEnv(device, task, screen_size=(width, height), **env_kwargs)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import signal
 import struct
+import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +45,42 @@ def tiny_config(**changes: object) -> dict:
         merge = isinstance(value, dict) and isinstance(config.get(key), dict)
         config[key] = {**config[key], **value} if merge else value
     return config
+
+
+def start_time(pid: int) -> str | None:
+    """When process ``pid`` started (field 22 of its stat), or None if it is not running (gone, or a zombie)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else fields[19]
+
+
+def wait_until_gone(pids: dict[int, str], leftovers: Path, seconds: float = 30) -> tuple[list[int], list[str]]:
+    """Poll until none of ``pids`` (pid -> start time) runs and ``leftovers`` holds no androidrl directory.
+
+    Returns what is still there after ``seconds``: the pids, the directories.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = [pid for pid, started in pids.items() if start_time(pid) == started]
+        dirs = sorted(p.name for p in leftovers.glob("androidrl-*"))
+        if (not alive and not dirs) or time.monotonic() > deadline:
+            return alive, dirs
+        time.sleep(0.2)
+
+
+def children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``: pid -> start time (as :func:`start_time` gives it)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # (gone meanwhile)
+            continue
+        if int(fields[1]) == pid:
+            found[int(stat.parent.name)] = fields[19]
+    return found
 
 
 @pytest.fixture
@@ -169,7 +207,6 @@ import os  # noqa: E402
 import secrets  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 RAY_DIR = Path(tempfile.gettempdir()) / f"arl-ray-{os.getpid()}"  # (short: Ray's socket paths are limited)
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"

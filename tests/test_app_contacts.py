@@ -262,8 +262,11 @@ def test_insert_intent_opens_the_editor_prefilled_and_save_keeps_it(seeded):
 
 def test_view_intent_of_a_contact_shows_it_and_of_a_missing_one_shows_nothing(seeded):
     device = VirtualDevice(seeded)
+    before = resumed(device)
     device.shell(f"am start -a android.intent.action.VIEW -d {CONTACTS}/999")
     assert not nodes(device, resource_id=RID + "large_title")  # ("The contact doesn't exist.", and it closes)
+    assert resumed(device) == before  # (finished in onCreate: never shown, no task left behind)
+    assert "QuickContactActivity" not in device.shell("dumpsys activity activities")
     cid = query(device, CONTACTS)[2]["_id"]
     name = query(device, f"{CONTACTS}/{cid}")[0]["display_name"]
     device.shell(f"am start -a android.intent.action.VIEW -d {CONTACTS}/{cid}")
@@ -271,24 +274,88 @@ def test_view_intent_of_a_contact_shows_it_and_of_a_missing_one_shows_nothing(se
     assert nodes(device, resource_id=RID + "large_title")[0].text == name
 
 
-def test_call_starts_the_dialers_call_and_text_starts_sendto(contacts):
+def test_call_starts_the_dialers_call_and_text_opens_the_conversation_in_messages(contacts):
     name = names(contacts)[-1]
     cid = contact_id(contacts, name)
     number = query(contacts, "content://com.android.contacts/data/phones", "--where", f"contact_id={cid}")[0]["data1"]
     tap_node(contacts, text=name, resource_id=RID + "cliv_name_textview")
-    tap_node(contacts, resource_id=RID + "icon_alternate")  # Text
-    resolved = contacts.shell(f"pm resolve-activity --brief -a android.intent.action.SENDTO -d smsto:{number[-4:]}")
-    if "No activity found" in resolved:
-        assert resumed(contacts) == f"{PKG}/.quickcontact.QuickContactActivity"  # (a toast says so)
-    else:
-        assert resumed(contacts) == resolved.strip().splitlines()[-1]
-        contacts.key("BACK")
+    tap_node(contacts, resource_id=RID + "icon_alternate")  # Text: SENDTO smsto:%2B1%20555-... (encoded)
+    assert resumed(contacts) == "com.android.messaging/.ui.conversation.ConversationActivity"
+    assert nodes(contacts, resource_id="com.android.messaging:id/conversation_title", text=name)
+    tap_node(contacts, resource_id="com.android.messaging:id/compose_message_text")
+    contacts.text("Hello")
+    tap_node(contacts, content_desc="Send Message")
+    sent = query(contacts, "content://sms/sent", "--projection", "address:body")
+    assert sent == [{"address": number, "body": "Hello"}]  # (the number decoded, as it is in the contact)
+    contacts.key("BACK")  # (the keyboard goes first)
+    contacts.key("BACK")
+    assert resumed(contacts) == f"{PKG}/.quickcontact.QuickContactActivity"
     tap_node(contacts, content_desc=next(e.content_desc for e in nodes(contacts) if e.content_desc.startswith("Call ")))
     assert resumed(contacts) == "com.android.dialer/com.android.incallui.InCallActivity"
     assert nodes(contacts, resource_id="com.android.dialer:id/contactgrid_contact_name", text=name)
     tap_node(contacts, content_desc="End call")
     call = query(contacts, "content://call_log/calls", "--sort", "date DESC")[0]
     assert (call["number"], call["type"], call["name"]) == (number.replace(" ", "").replace("-", ""), "2", name)
+
+
+# ---------------------------------------------------------------------------- INSERT_OR_EDIT ("Add to contact")
+
+INSERT_OR_EDIT = "am start -a android.intent.action.INSERT_OR_EDIT -t vnd.android.cursor.item/contact"
+
+
+def test_insert_or_edit_creates_a_new_contact_with_the_number(seeded):
+    device = VirtualDevice(seeded)
+    device.shell(f"{INSERT_OR_EDIT} --es phone '+1 555-0188'")
+    assert resumed(device) == f"{PKG}/.activities.ContactSelectionActivity"
+    assert nodes(device, text="Add to contact")
+    assert names(device)[0] == "Create new contact"  # the header entry, then the contacts
+    assert not nodes(device, class_name="android.widget.QuickContactBadge")  # (a picker's photos are plain)
+    tap_node(device, text="Create new contact", resource_id=RID + "cliv_name_textview")
+    assert resumed(device) == f"{PKG}/.activities.ContactEditorActivity"
+    assert nodes(device, text="+1 555-0188", class_name="android.widget.EditText")
+    type_into(device, "First name", "Rosa")
+    tap_node(device, text="Save")
+    rows = query(device, "content://com.android.contacts/data/phones", "--where", "data1='+1 555-0188'")
+    assert [r["display_name"] for r in rows] == ["Rosa"]
+    assert "ContactSelectionActivity" not in device.shell("dumpsys activity activities")  # it finished
+    assert resumed(device) != f"{PKG}/.quickcontact.QuickContactActivity"  # back to the caller once saved
+
+
+def test_insert_or_edit_adds_the_number_to_a_picked_contact(seeded):
+    device = VirtualDevice(seeded)
+    device.shell(f"{INSERT_OR_EDIT} --es phone 5550199")
+    name = names(device)[2]
+    cid = contact_id(device, name)
+    before = query(device, "content://com.android.contacts/data/phones", "--where", f"contact_id={cid}")
+    tap_node(device, text=name, resource_id=RID + "cliv_name_textview")
+    assert resumed(device) == f"{PKG}/.activities.ContactEditorActivity"
+    assert nodes(device, text="Edit contact")
+    assert nodes(device, text="5550199", class_name="android.widget.EditText")
+    tap_node(device, text="Save")
+    after = query(device, "content://com.android.contacts/data/phones", "--where", f"contact_id={cid}")
+    assert [r["data1"] for r in after] == [r["data1"] for r in before] + ["5550199"]
+
+
+def test_messages_add_contact_opens_add_to_contact_with_the_number(seeded):
+    device = VirtualDevice(seeded)
+    device.shell("content insert --uri content://sms/inbox --bind address:s:5550166 --bind body:s:Hi --bind read:i:0")
+    device.shell("am start -n com.android.messaging/.ui.conversationlist.ConversationListActivity")
+    device.long_press(*center(node_bounds(device.dump_ui(), text="5550166")))
+    tap_node(device, content_desc="Add contact")
+    tap_node(device, text="Add Contact")
+    assert resumed(device) == f"{PKG}/.activities.ContactSelectionActivity"
+    tap_node(device, text="Create new contact", resource_id=RID + "cliv_name_textview")
+    type_into(device, "First name", "Ines")
+    tap_node(device, text="Save")
+    assert resumed(device) == "com.android.messaging/.ui.conversationlist.ConversationListActivity"
+    assert query(
+        device,
+        "content://com.android.contacts/data/phones",
+        "--where",
+        "data1='5550166'",
+        "--projection",
+        "display_name",
+    ) == [{"display_name": "Ines"}]
 
 
 # ---------------------------------------------------------------------------- configurations
@@ -306,6 +373,8 @@ def test_german_and_dark_draw_and_dump_the_apps_strings():
     tap_node(device, content_desc="Neuen Kontakt erstellen")
     assert nodes(device, text="Vorname") and nodes(device, text="Nachname") and nodes(device, text="Speichern")
     assert nodes(device, text="Mobil", resource_id="android:id/text1")
+    device.shell(f"{INSERT_OR_EDIT} --es phone 5550100")
+    assert nodes(device, text="Zu Kontakt hinzufügen") and names(device)[0] == "Neuen Kontakt erstellen"
 
 
 def test_one_flow_over_adb(device, phone):

@@ -243,3 +243,29 @@ def test_one_call_over_adb(device, phone):
     assert parse_rows(device.shell(f"content query --uri {CALLS} --projection number:type")) == [
         {"number": "12", "type": "2"}
     ]
+
+
+# ---------------------------------------------------------------------------- with Messages
+
+
+def test_a_call_log_rows_message_action_opens_the_conversation_in_messages(dialer):
+    call = next(c for c in query(dialer, CALLS, "--sort", "date DESC") if c["name"])
+    tap_node(dialer, resource_id=RID + "call_log_tab")
+    tap_node(dialer, resource_id=RID + "name", text=call["name"])  # the row opens its actions
+    tap_node(dialer, resource_id=RID + "send_message_action")  # SENDTO sms:NUMBER, the number as it is
+    assert resumed(dialer) == "com.android.messaging/.ui.conversation.ConversationActivity"
+    assert nodes(dialer, resource_id="com.android.messaging:id/conversation_title", text=call["name"])
+
+
+def test_messages_call_button_places_the_call_on_the_in_call_screen(seeded):
+    device = VirtualDevice(seeded)
+    number = query(device, PHONES)[0]
+    device.shell(f"am start -a android.intent.action.SENDTO -d smsto:{shlex.quote(number['data1'])}")
+    tap_node(device, content_desc="Make a call")  # CALL tel:NUMBER (Uri.parse: not encoded)
+    assert resumed(device) == "com.android.dialer/com.android.incallui.InCallActivity"
+    assert nodes(device, resource_id=RID + "contactgrid_contact_name", text=number["display_name"])
+    device.shell("sleep 3")  # (the call connects after 2 s on the phone's clock)
+    tap_node(device, content_desc="End call")
+    call = newest_call(device)
+    assert (call["number"], call["type"], call["name"]) == (stripped(number["data1"]), "2", number["display_name"])
+    assert int(call["duration"]) >= 1

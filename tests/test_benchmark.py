@@ -5,6 +5,7 @@ import json
 import pytest
 
 from androidrl.bench import main
+from androidrl.bench.envs import APP_SCREENS
 
 
 def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
@@ -64,6 +65,11 @@ def test_quick_benchmark_reports_every_contender_as_a_ratio(tmp_path, capsys):
     for size in ("180x400", "360x800"):  # the run's size, and 360x800 (a target names it)
         wrapped = figures[f"in-process steps/s, {size}"]["contenders"]
         assert set(wrapped) == {"raw AndroidEnv", "wrapped 84x84", "wrapped 84x84, idle"}
+    for title, _ in APP_SCREENS:  # each app screen: the raw env and the wrapped one
+        assert set(figures[f"in-process steps/s, {title}, 360x800"]["contenders"]) == {
+            "raw AndroidEnv",
+            "wrapped 84x84",
+        }
     printed = capsys.readouterr().out
     assert "observed step (tap + screenshot + XML)" in printed and "baseline" in printed and "vs limit" in printed
 

@@ -159,6 +159,28 @@ def test_photos_are_files_in_media_store(phone):
     assert not phone.fs.exists("/sdcard/DCIM/Camera/IMG_1.jpg")
 
 
+def test_a_new_relative_path_or_name_moves_the_photo(phone):
+    images = "content://media/external/images/media"
+    insert(phone, images, _display_name="IMG_1.jpg", relative_path="DCIM/Camera")
+    phone.shell(f"content write --uri {images}/1", stdin=b"\xff\xd8jpeg")
+    out(
+        phone, f"content update --uri {images}/1 --bind relative_path:s:Pictures/Trip/ --bind _display_name:s:beach.jpg"
+    )
+    assert rows(phone, images, "--projection", "_data:bucket_display_name:title") == [
+        {"_data": "/storage/emulated/0/Pictures/Trip/beach.jpg", "bucket_display_name": "Trip", "title": "beach"}
+    ]
+    assert phone.fs.read("/sdcard/Pictures/Trip/beach.jpg") == b"\xff\xd8jpeg"
+    assert not phone.fs.exists("/sdcard/DCIM/Camera/IMG_1.jpg")
+    insert(phone, images, _display_name="IMG_2.jpg", relative_path="DCIM/Camera")
+    refused = out(
+        phone, f"content update --uri {images}/2 --bind relative_path:s:Pictures/Trip/ --bind _display_name:s:beach.jpg"
+    )
+    assert "java.lang.IllegalStateException: Failed to move" in refused  # (a file is there: nothing moves)
+    assert rows(phone, f"{images}/2", "--projection", "_data") == [
+        {"_data": "/storage/emulated/0/DCIM/Camera/IMG_2.jpg"}
+    ]
+
+
 def test_settings_are_a_provider_that_answers_by_name_only(phone):
     out(phone, "content insert --uri content://settings/system --bind name:s:androidrl_a --bind value:i:5")
     assert rows(phone, "content://settings/system", "--where", "name='androidrl_a'") == [

@@ -4,6 +4,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -25,12 +26,13 @@ from androidrl.errors import DeviceError
 from androidrl.train.checkpoints import CheckpointError, atomic_write
 from androidrl.train.compose import check_devices
 from androidrl.train.config import ConfigError, parse_config
+from androidrl.train.lock import RunInUse
 from androidrl.train.runs import Run, checkpoint_path, checkpoint_steps
 from androidrl.train.training import main as train_main
 from androidrl.train.training import train
 from androidrl.virtual.phone import VirtualPhone
 
-from conftest import tiny_config
+from conftest import children, tiny_config, wait_until_gone
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parents[1]
@@ -46,8 +48,11 @@ def _run(tmp_path, **training) -> Run:
     return Run.create(config, tmp_path / "run", ["scripts/train.py"])
 
 
-def _start_training(tmp_path, preexec=None, **training) -> tuple[subprocess.Popen, Path]:
-    """scripts/train.py on a long config in a process group of its own; returns once it is training."""
+def _start_training(tmp_path, preexec=None, env=None, **training) -> tuple[subprocess.Popen, Path]:
+    """scripts/train.py on a long config in a process group of its own; returns once it is training.
+
+    ``env``: more environment variables.
+    """
     config = tmp_path / "long.yaml"
     config.write_text(
         yaml.safe_dump({**SHORT, "training": {**SHORT["training"], "total_timesteps": 10**6, **training}})
@@ -55,7 +60,13 @@ def _start_training(tmp_path, preexec=None, **training) -> tuple[subprocess.Pope
     run = tmp_path / "run"
     command = [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config), "--run-dir", str(run)]
     process = subprocess.Popen(
-        command, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True, preexec_fn=preexec
+        command,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=preexec,
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 120
     while not list((run / "checkpoints").glob("rl_model_*_steps.zip")):
@@ -100,6 +111,20 @@ def test_a_write_that_fails_leaves_the_old_file_whole(tmp_path):
     with pytest.raises(CheckpointError, match=f"cannot write step_1.zip in {tmp_path}: No space left on device"):
         atomic_write(path, fail_midway)
     assert path.read_bytes() == b"the good checkpoint" and sorted(p.name for p in tmp_path.iterdir()) == ["step_1.zip"]
+
+
+def test_a_ctrl_c_during_a_write_takes_effect_once_the_file_is_whole(tmp_path):
+    path = tmp_path / "step_1.zip"
+
+    def interrupted_midway(f):
+        f.write(b"the first half, ")
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C
+        f.write(b"the second half")
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(path, interrupted_midway)
+    assert path.read_bytes() == b"the first half, the second half"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["step_1.zip"]
 
 
 def test_a_full_disk_stops_training_with_an_error_and_loses_no_checkpoint(tmp_path):
@@ -260,8 +285,25 @@ def test_signals_save_a_checkpoint_and_stop_quietly(tmp_path, sig, code):
     assert max(p.stat().st_mtime for p in saved) >= sent  # saved on the signal
 
 
+def test_more_ctrl_c_while_a_stopped_training_saves_its_checkpoint_print_no_traceback(tmp_path):
+    process, run = _start_training(tmp_path)
+    os.killpg(process.pid, signal.SIGINT)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:  # an impatient user: Ctrl-C, Ctrl-C, Ctrl-C...
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.02)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    (saved,) = re.findall(r"SIGINT: saved (\S+); continue with --resume", err)
+    assert zipfile.is_zipfile(saved) and Path(saved).parent == run / "checkpoints"
+    assert not list((run / "checkpoints").glob(".*.tmp-*"))  # no half-written file either
+
+
 def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
-    process, run = _start_training(tmp_path, checkpoint_freq=128)
+    tmp = tmp_path / "tmp"  # (the workers die too: their directory is left for the next trainer to remove)
+    tmp.mkdir()
+    process, run = _start_training(tmp_path, env={"TMPDIR": str(tmp)}, checkpoint_freq=128)
     time.sleep(2)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
@@ -275,6 +317,54 @@ def test_kill_9_then_resume_loses_at_most_one_checkpoint_interval(tmp_path):
     assert monitor_steps - saved <= 128 + 2 * 10  # one interval (+ the episodes in flight on 2 phones)
     resumed = train(Run.open(run, ["training.total_timesteps=" + str(saved + 128)]), resume=True)
     assert resumed.timesteps >= saved + 128
+
+
+def test_a_trainer_killed_with_sigkill_leaves_no_worker_and_no_temporary_directory(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    process, _ = _start_training(tmp_path, env={"TMPDIR": str(tmp)})
+    try:
+        workers = children(process.pid)
+        assert len(workers) == 2 and list(tmp.glob("androidrl-vec-*"))  # a worker per phone, their directory
+        os.kill(process.pid, signal.SIGKILL)  # the trainer alone: nothing tells its workers
+        process.wait(timeout=10)
+        alive, dirs = wait_until_gone(workers, tmp)
+        assert not alive, f"workers {alive} outlived the trainer"
+        assert not dirs, f"temporary directories left: {dirs}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # (its group: whatever outlived it)
+        process.stderr.close()
+
+
+# ---------------------------------------------------------------------------- one trainer per run
+
+
+def test_a_run_held_by_a_live_trainer_is_refused_and_a_killed_ones_is_taken_over(tmp_path, capsys):
+    process, run = _start_training(tmp_path)
+    try:
+        before = {name: (run / name).read_bytes() for name in ("config.yaml", "command.txt")}
+        assert train_main(["--resume", str(run), "--set", "training.eval_freq=0"]) == 2
+        err = capsys.readouterr().err
+        holder = f"pid {process.pid} on host {socket.gethostname()}"
+        assert f"error: run directory {run} is in use by another trainer ({holder}, training since" in err, err
+        assert {name: (run / name).read_bytes() for name in before} == before  # the refused one wrote nothing
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        process.stderr.close()
+    steps = checkpoint_steps(Run.open(run).latest_checkpoint())
+    assert train_main(["--resume", str(run), "--set", f"training.total_timesteps={steps + 128}"]) == 0
+    assert f"{run}: taking over the run from {holder} (training since" in capsys.readouterr().err
+    assert (run / "trainer.lock").read_text() == ""  # a clean end leaves no holder named
+
+
+def test_a_run_is_held_once_within_a_process_too(tmp_path):
+    run = _run(tmp_path)
+    with run.hold(), pytest.raises(RunInUse, match=f"pid {os.getpid()} on host .* \\(this process\\)"):
+        run.hold().acquire()
+    with run.hold():  # released: free again
+        pass
 
 
 # ---------------------------------------------------------------------------- devices and adb

@@ -176,3 +176,23 @@ def test_pm_install_from_stdin_needs_a_size(phone):
     assert (result.stdout, result.exit_code) == (b"Error: must either specify a package size or an APK file\n", 1)
     bad = phone.shell("pm install -S ten")
     assert bad.exit_code == 255 and b'java.lang.NumberFormatException: For input string: "ten"' in bad.stderr
+
+
+def test_mv_moves_a_directory_whole_and_rename_refuses_as_the_kernel_does(phone):
+    phone.shell("mkdir -p /sdcard/Trip/day1 && echo sun > /sdcard/Trip/day1/a.txt && mkdir /sdcard/Full")
+    phone.shell("echo x > /sdcard/Full/f")
+    assert phone.shell("mv /sdcard/Trip /sdcard/Documents/Trip").exit_code == 0
+    assert phone.shell("cat /sdcard/Documents/Trip/day1/a.txt").stdout == b"sun\n"
+    assert not phone.fs.exists("/sdcard/Trip")
+    fs = phone.fs
+    with pytest.raises(OSError, match="Directory not empty"):
+        fs.rename("/sdcard/Documents/Trip", "/sdcard/Full")
+    with pytest.raises(OSError, match="Invalid argument"):
+        fs.rename("/sdcard/Documents/Trip", "/sdcard/Documents/Trip/day1/inner")
+    with pytest.raises(IsADirectoryError):
+        fs.rename("/sdcard/Full/f", "/sdcard/Documents")
+    with pytest.raises(OSError, match="Read-only file system"):
+        fs.rename("/sdcard/Full/f", "/system/f")
+    used = fs.used_bytes()
+    fs.rename("/sdcard/Full/f", "/sdcard/Documents/Trip/day1/a.txt")  # a file replaces a file
+    assert fs.used_bytes() == used - 4 and fs.read("/sdcard/Documents/Trip/day1/a.txt") == b"x\n"

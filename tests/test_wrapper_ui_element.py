@@ -11,15 +11,23 @@ def make(**kwargs):
     return UIElementAction(AndroidEnv(device, dump_xml=False), **kwargs), device.phone
 
 
+def launcher_icons() -> int:
+    """How many apps the launcher shows (every installed app with a launcher activity)."""
+    _, phone = make(max_elements=1)
+    return sum(1 for app in phone.apps.values() if app.main and app.package != "com.android.launcher3")
+
+
 def test_elements_masks_and_descriptions():
-    env, phone = make(max_elements=12)
+    icons = launcher_icons()
+    env, phone = make(max_elements=icons + 3)
     env.reset(seed=0)
     labels = [env.describe(i) for i in range(env.action_space.n)]
-    assert labels[:3] == ["tap Calculator", "tap Camera", "tap Clock"]
+    shown = sorted(app.label for app in phone.apps.values() if app.main and app.package != "com.android.launcher3")
+    assert labels[:icons] == [f"tap {label}" for label in shown]  # the launcher's icons, alphabetical
     assert labels[-2:] == ["back", "home"]
     mask = env.action_masks()
-    assert mask.dtype == bool and mask[:9].all() and not mask[9:12].any() and mask[12:].all()
-    assert labels[9] == "nothing (masked)"
+    assert mask.dtype == bool and mask[:icons].all() and not mask[icons : icons + 3].any() and mask[icons + 3 :].all()
+    assert labels[icons] == "nothing (masked)"
 
 
 def test_tapping_an_element_and_scrolling():
@@ -40,14 +48,15 @@ def test_tapping_an_element_and_scrolling():
 
 
 def test_a_masked_action_does_nothing_and_says_so():
-    env, phone = make(max_elements=12)
+    icons = launcher_icons()
+    env, phone = make(max_elements=icons + 3)
     env.reset(seed=0)
-    *_, info = env.step(10)
-    assert "no UI element 10" in info["action_error"]
+    *_, info = env.step(icons + 1)
+    assert f"no UI element {icons + 1}" in info["action_error"]
     assert phone.foreground()[0] == "com.android.launcher3"
     env.step(env.max_elements + 1)  # home
     with pytest.raises(ValueError, match="outside Discrete"):
-        env.step(99)
+        env.step(999)
     with pytest.raises(ValueError, match="outside Discrete"):
         env.describe(-1)
 

@@ -99,11 +99,10 @@ def vector_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
 def wrapped_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
     """In-process steps/s at the run's size and, if different, at 360x800 (the targets name both).
 
-    And at 360x800 on the Notes screen with the soft keyboard up.
+    And at 360x800 on the app screens of :data:`APP_SCREENS` (Notes with the soft keyboard up...).
     """
     sizes = [(width, height, density)] + ([(360, 800, 160)] if (width, height) != (360, 800) else [])
-    figures = [_wrapped(rounds, *size) for size in sizes] + [_keyboard(rounds)]
-    return figures + [_app_screen(rounds, name, *case) for name, case in APP_SCREENS.items()]
+    return [_wrapped(rounds, *size) for size in sizes] + [_app_screen(rounds, *screen) for screen in APP_SCREENS]
 
 
 #: Notes with its field tapped, so the soft keyboard is up; random taps type, save, move the cursor.
@@ -118,19 +117,96 @@ NOTES_KEYBOARD = {
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
 }
+#: Calendar's month view (AllInOneActivity) over five events, each episode from the snapshot taken after
+#: setup; random taps open days, the view menu, the editor and events, as an agent exploring the app would.
+CALENDAR_MONTH = {
+    "name": "calendar-month",
+    "description": "Random taps on Calendar's month view (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "setup": [
+        *(
+            {
+                "shell": "content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
+                f"--bind title:s:Event{i} --bind eventTimezone:s:UTC --bind dtstart:l:{1781514000000 + i * 172800000} "
+                f"--bind dtend:l:{1781517600000 + i * 172800000}"
+            }
+            for i in range(5)
+        ),
+        {"launch": {"component": "com.android.calendar/.AllInOneActivity"}},
+        {"tap": {"node": {"resource_id": "android:id/action_bar_spinner"}}},
+        {"tap": {"node": {"text": "Month"}}},
+    ],
+    "success": {"node": {"text": "never shown: 0xdeadbeef"}},
+}
 
 
-def _keyboard(rounds: int) -> Figure:
-    """In-process steps/s at 360x800 on Notes with the keyboard up: raw, and wrapped 84x84.
+#: Clock's main screen (the Alarm tab with DeskClock's two alarms, cleared each episode); random taps
+#: expand alarms, flip switches, open the time picker, change tabs, start the stopwatch.
+CLOCK_ALARMS = {
+    "name": "clock-alarms",
+    "description": "Random taps on Clock's main screen (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "pm clear com.android.deskclock"},
+        {"launch": {"component": "com.android.deskclock/.DeskClock"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+def _sms(address: str, body: str, box: str = "inbox", read: int = 1) -> dict:
+    """A reset step that puts a text message in the telephony provider."""
+    binds = " ".join(f"--bind '{b}'" for b in (f"address:s:{address}", f"body:s:{body}", f"read:i:{read}"))
+    return {"shell": f"content insert --uri content://sms/{box} {binds}"}
+
+
+#: Messaging's conversation list with six conversations; random taps open them, start new ones, go back.
+MESSAGES_LIST = {
+    "name": "messages-list",
+    "description": "Random taps on Messaging's conversation list (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "content delete --uri content://sms"},
+        {"shell": "pm clear com.android.messaging"},
+        *(
+            _sms(f"+1 555-01{i:02d}", f"Message number {i} about the plans for the weekend", read=i % 2)
+            for i in range(5)
+        ),
+        _sms("+1 555-0142", "See you at noon", box="sent"),
+        {"launch": {"component": "com.android.messaging/.ui.conversationlist.ConversationListActivity"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+#: The Phone app's Recents tab (a denser list than the Favorites it opens on), as the call log's VIEW opens it.
+PHONE_RECENTS = {
+    "name": "phone-recents",
+    "description": "Random taps on the Phone app's Recents tab (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "am force-stop com.android.dialer"},
+        {"shell": "am start -a android.intent.action.VIEW -t vnd.android.cursor.dir/calls"},
+    ],
+    "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+}
+
+
+def _app_screen(rounds: int, title: str, task: dict) -> Figure:
+    """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
 
     Only the grid's taps are drawn, and the grid leaves out the navigation bar, so nothing
-    sends the keyboard or the app away: a tap on the keyboard types, on Save saves, in the
-    field moves the cursor.
+    sends the app away (on Notes with the keyboard up: a tap on the keyboard types, on Save
+    saves, in the field moves the cursor).
     """
     grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
     envs = {
-        "raw AndroidEnv": make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False, write_files=False),
-        "wrapped 84x84": wrap_env(make_virtual_env(360, 800, 160, task=NOTES_KEYBOARD, dump_xml=False), action=grid),
+        "raw AndroidEnv": make_virtual_env(
+            360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False, write_files=False
+        ),
+        "wrapped 84x84": wrap_env(
+            make_virtual_env(360, 800, 160, task=task, content=APP_CONTENT, dump_xml=False), action=grid
+        ),
     }
     rng = np.random.default_rng(0)
     acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]  # the 8x4 grid's taps (not BACK, HOME...)
@@ -153,87 +229,38 @@ def _keyboard(rounds: int) -> Figure:
             warmup=1,
         )
         per_second = {name: [len(acts) * 1000 / ms for ms in values] for name, values in samples.items()}
-        return Figure.rate("in-process steps/s, Notes with the keyboard up, 360x800", "raw AndroidEnv", per_second)
+        return Figure.rate(f"in-process steps/s, {title}, 360x800", "raw AndroidEnv", per_second)
     finally:
         for env in envs.values():
             env.close()
 
 
-def _screen_task(name: str, package: str, component: str) -> dict:
-    """A benchmark task that starts ``component`` afresh (``package`` stopped first) and never succeeds."""
+def _app_screen_task(name: str, component: str) -> dict:
+    """A task that opens ``component`` (force-stopped first) and never succeeds: random taps from its main screen."""
     return {
-        "name": name,
-        "description": f"Random taps from {component} (a benchmark, never succeeds).",
+        "name": f"{name}-screen",
+        "description": f"Random taps from {name}'s main screen (a benchmark, never succeeds).",
         "max_steps": 50,
-        "reset": [{"shell": f"am force-stop {package}"}, {"launch": {"component": component}}],
+        "reset": [{"shell": f"am force-stop {component.split('/')[0]}"}, {"launch": {"component": component}}],
         "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
     }
 
 
-#: App main screens of the wrapped suite: (task, seeded content) by the figure's name. The Phone app
-#: opens on its Favorites tab; its Recents tab, a denser list, is measured too.
-APP_SCREENS = {
-    "Contacts list": (
-        _screen_task("contacts-list", "com.android.contacts", "com.android.contacts/.activities.PeopleActivity"),
-        {"contacts": 20},
-    ),
-    "Phone": (
-        _screen_task("phone", "com.android.dialer", "com.android.dialer/.main.impl.MainActivity"),
-        {"contacts": 20, "calls": 10},
-    ),
-    "Phone, Recents": (
-        {
-            **_screen_task("phone-recents", "com.android.dialer", "com.android.dialer/.main.impl.MainActivity"),
-            "reset": [
-                {"shell": "am force-stop com.android.dialer"},
-                {"shell": "am start -a android.intent.action.VIEW -t vnd.android.cursor.dir/calls"},
-            ],
-        },
-        {"contacts": 20, "calls": 10},
-    ),
-}
-
-
-def _app_screen(rounds: int, name: str, task: dict, content: dict) -> Figure:
-    """In-process steps/s at 360x800 from an app's main screen (seeded with ``content``): raw, and wrapped 84x84.
-
-    Random taps of the 8x4 grid, which leaves out the status and navigation bars: they open
-    what they hit (a contact, a call, a tab) and each episode starts on the main screen again.
-    """
-    from androidrl.device.virtual import VirtualDevice
-    from androidrl.env import AndroidEnv
-
-    def make(**kwargs) -> AndroidEnv:
-        device = VirtualDevice(width=360, height=800, density=160, content=content)
-        return AndroidEnv(device, task, screen_size=(360, 800), dump_xml=False, **kwargs)
-
-    grid = {"type": "grid", "region": [0, 0.03, 1, 0.94]}
-    envs = {"raw AndroidEnv": make(write_files=False), "wrapped 84x84": wrap_env(make(), action=grid)}
-    rng = np.random.default_rng(0)
-    acts = [int(a) for a in rng.integers(0, 8 * 4, size=200)]
-    table = [envs["wrapped 84x84"].action(a) for a in acts]
-    try:
-        for env in envs.values():
-            env.reset(seed=0)
-
-        def run(env, steps) -> Callable[[], None]:
-            def go() -> None:
-                for a in steps:
-                    if any(env.step(a)[2:4]):
-                        env.reset()
-
-            return go
-
-        samples = interleave(
-            {label: run(env, table if label == "raw AndroidEnv" else acts) for label, env in envs.items()},
-            max(3, rounds // 4),
-            warmup=1,
-        )
-        per_second = {label: [len(acts) * 1000 / ms for ms in values] for label, values in samples.items()}
-        return Figure.rate(f"in-process steps/s, {name}, 360x800", "raw AndroidEnv", per_second)
-    finally:
-        for env in envs.values():
-            env.close()
+#: The app screens the wrapped suite times at 360x800: (figure title, task that opens it).
+APP_SCREENS = (
+    ("Notes with the keyboard up", NOTES_KEYBOARD),
+    ("Calendar's month view", CALENDAR_MONTH),
+    ("Messaging's conversation list", MESSAGES_LIST),
+    ("Files", _app_screen_task("files", "com.android.documentsui/.files.FilesActivity")),
+    ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
+    ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
+    ("Clock's alarms", CLOCK_ALARMS),
+    ("Contacts list", _app_screen_task("contacts", "com.android.contacts/.activities.PeopleActivity")),
+    ("Phone", _app_screen_task("phone", "com.android.dialer/.main.impl.MainActivity")),
+    ("Phone, Recents", PHONE_RECENTS),
+)
+#: What their phone holds, so the screens have something to show (files, photos, contacts, calls).
+APP_CONTENT = {"files": 8, "photos": 6, "contacts": 20, "calls": 10}
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

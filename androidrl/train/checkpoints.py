@@ -13,8 +13,12 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
+import pickle
+import signal
+import threading
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +28,8 @@ import numpy as np
 
 from androidrl.errors import AndroidRLError
 
+#: The signals that stop a training.
+_STOPS = (signal.SIGINT, signal.SIGTERM)
 #: What a VecNormalize keeps besides its running statistics.
 _NORMALIZE_SETTINGS = ("norm_obs", "norm_reward", "clip_obs", "clip_reward", "gamma", "epsilon", "training")
 
@@ -35,22 +41,49 @@ class CheckpointError(AndroidRLError):
 def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     """Write ``path`` whole or not at all: ``write(file)`` into a temporary file, fsync, rename.
 
+    A Ctrl-C or SIGTERM meanwhile takes effect once the file is written (see :func:`deferred_signals`).
+
     Raises:
         CheckpointError: The file could not be written (a full disk, say); ``path`` is untouched.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _fsync_directory(path.parent)
-    except OSError as err:
+        with deferred_signals():
+            with open(tmp, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            _fsync_directory(path.parent)
+    except BaseException as err:  # (a Ctrl-C midway too: no half file is left)
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
+        if isinstance(err, OSError):
+            raise CheckpointError(f"cannot write {path.name} in {path.parent}: {err.strerror or err}") from None
+        raise
+
+
+@contextlib.contextmanager
+def deferred_signals():
+    """Ctrl-C (SIGINT) and SIGTERM during the block take effect when it ends, in the main thread.
+
+    A save cut short is worse than a save that finishes: torch's zip writer, interrupted,
+    raises an error of its own in place of the KeyboardInterrupt (a traceback instead of a
+    checkpoint). Elsewhere than the main thread, signals are left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum)) for signum in _STOPS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])  # (now its own handler runs: KeyboardInterrupt for Ctrl-C)
 
 
 def remove_unfinished(directory: Path) -> list[str]:
@@ -117,13 +150,17 @@ def _model_data(path: Path) -> dict[str, Any]:
     """The ``data`` of an SB3 model file, as JSON (nothing is unpickled).
 
     Raises:
-        CheckpointError: The file is not an SB3 model (not a zip, or no ``data``).
+        CheckpointError: The file is not an SB3 model (not a zip, no ``data``, or a
+            ``data`` that is not a JSON object).
     """
     try:
         with zipfile.ZipFile(path) as archive:
-            return json.loads(archive.read("data"))
+            data = json.loads(archive.read("data"))
     except (OSError, zipfile.BadZipFile, KeyError, ValueError) as err:
         raise CheckpointError(f"{path} is not a model file: {err}") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path} is not a model file: its data is a JSON {type(data).__name__}, not an object")
+    return data
 
 
 def pickled_fields(path: Path) -> list[str]:
@@ -204,14 +241,44 @@ def load_model(cls: type, path: Path, template: Any, **kwargs: Any) -> Any:
 
     Raises:
         CheckpointError: The file is not a model, was trained on other spaces than ``template``'s
-            (naming both), holds fields that cannot be supplied, or does not load.
+            (naming both), has no step count, holds fields that cannot be supplied, or does
+            not load (whatever the reason: a file on disk may hold anything).
     """
-    check_saved_spaces(path, template)
-    custom_objects = safe_custom_objects(path, template)
     try:
-        return cls.load(path, custom_objects=custom_objects, **kwargs)
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, RuntimeError, EOFError) as err:
-        raise CheckpointError(f"{path} does not load: {type(err).__name__}: {err}") from None
+        steps = _model_data(path).get("num_timesteps")
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
+            raise CheckpointError(f"{path} is not a model file: its num_timesteps is {steps!r}, not a step count")
+        check_saved_spaces(path, template)
+        return cls.load(path, custom_objects=safe_custom_objects(path, template), **kwargs)
+    except CheckpointError:
+        raise
+    except Exception as err:  # noqa: BLE001 (whatever the file makes SB3 or torch raise, it is this file's fault)
+        raise CheckpointError(f"{path} does not load: {load_error(path, err)}") from None
+
+
+def load_error(path: Path, err: Exception) -> str:
+    """Why the model file ``path`` did not load, in a line (never torch's advice to load unsafely)."""
+    if isinstance(err, pickle.UnpicklingError):  # torch.load(weights_only=True) met an object that is not a tensor
+        member = _unsafe_member(path) or "a weights file"
+        return f"{member} holds pickled objects, not only weights; refused (unpickling them could run code)"
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0][:300]}" if text else type(err).__name__
+
+
+def _unsafe_member(path: Path) -> str | None:
+    """The first ``.pth`` member of ``path`` that ``torch.load(weights_only=True)`` refuses, if any."""
+    import torch
+
+    with contextlib.suppress(OSError, zipfile.BadZipFile), zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if name.endswith(".pth"):
+                try:
+                    torch.load(io.BytesIO(archive.read(name)), map_location="cpu", weights_only=True)
+                except pickle.UnpicklingError:
+                    return name
+                except Exception:  # noqa: BLE001,S112 (another fault: not the one looked for)
+                    continue
+    return None
 
 
 # ---------------------------------------------------------------------------- VecNormalize
@@ -240,13 +307,14 @@ def load_normalize(path: Path, venv: Any) -> Any:
     try:
         with np.load(path, allow_pickle=False) as data:
             values = {key: data[key] for key in data.files}
-    except (OSError, ValueError) as err:
-        raise CheckpointError(f"{path}: not normalization statistics: {err}") from None
-    settings = {name: values[name].item() for name in _NORMALIZE_SETTINGS if name != "training"}
-    normalize = VecNormalize(venv, **settings)
-    normalize.training = bool(values["training"])
-    for name in ("obs_rms", "ret_rms"):
-        if f"{name}.mean" in values:
-            rms = getattr(normalize, name)
-            rms.mean, rms.var, rms.count = values[f"{name}.mean"], values[f"{name}.var"], values[f"{name}.count"].item()
+        settings = {name: values[name].item() for name in _NORMALIZE_SETTINGS if name != "training"}
+        normalize = VecNormalize(venv, **settings)
+        normalize.training = bool(values["training"])
+        for name in ("obs_rms", "ret_rms"):
+            if f"{name}.mean" in values:
+                rms = getattr(normalize, name)
+                mean, var, count = values[f"{name}.mean"], values[f"{name}.var"], values[f"{name}.count"].item()
+                rms.mean, rms.var, rms.count = mean, var, count
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        raise CheckpointError(f"{path}: not normalization statistics: {type(err).__name__}: {err}") from None
     return normalize

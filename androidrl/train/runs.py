@@ -4,6 +4,7 @@ A run directory::
 
     runs/quickstart-20261122-101500/
       config.yaml          the resolved config (every default written out)
+      trainer.lock         held by the trainer using the run (its pid and host): one at a time
       command.txt          the command line(s) that made it, each one runnable again as written
       versions.json        SB3's get_system_info(), androidrl's version and commit, the libraries a run uses
       tokenizer.json       how instructions become token ids (with observation.instruction)
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shlex
 import sys
 from dataclasses import dataclass
@@ -33,11 +35,15 @@ from pathlib import Path
 from androidrl import provenance
 from androidrl.train.checkpoints import CheckpointError, atomic_write, atomic_write_text, save_normalize
 from androidrl.train.config import Config, ConfigError, dump_config, load_config
+from androidrl.train.lock import LOCK_FILE, RunLock
 from androidrl.wrappers.instruction import HashTokenizer
 
 CONFIG_FILE = "config.yaml"
 #: The checkpoints' name prefix (SB3's ``CheckpointCallback`` default).
 CHECKPOINT_PREFIX = "rl_model"
+_CHECKPOINT_NAME = re.compile(rf"^{CHECKPOINT_PREFIX}_(\d+)_steps\.zip$")
+#: What a trained model is made of: its algorithm, network and spaces. None can change when a run resumes.
+MODEL_KEYS = ("algo.name", "algo.policy", "algo.policy_kwargs", "observation", "action")
 
 
 @dataclass
@@ -83,29 +89,49 @@ class Run:
 
         Raises:
             ConfigError: ``directory`` exists and is not empty, or cannot be created or written.
+            RunInUse: Another trainer is creating it.
         """
         if directory is None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             directory = Path(config.run_dir) / f"{config.experiment}-{stamp}"
         directory = Path(directory)
-        if directory.exists() and any(directory.iterdir()):
+        if directory.exists() and _holds_more_than_a_lock(directory):
             raise ConfigError(f"run directory {directory} exists and is not empty; resume it with --resume {directory}")
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            run = cls(directory, config)
-            run.record(command if command is not None else sys.orig_argv)
-            atomic_write_text(directory / "versions.json", json.dumps(package_versions(), indent=2))
-            if config.observation.instruction is not None:
-                atomic_write_text(directory / "tokenizer.json", json.dumps(tokenizer(config).settings(), indent=2))
-        except (OSError, CheckpointError) as err:
-            raise ConfigError(f"run_dir: cannot write the run directory {directory}: {err}") from None
+        except OSError as err:
+            raise ConfigError(f"run_dir: cannot write the run directory {directory}: {err.strerror or err}") from None
+        with RunLock(directory):  # (two trainers started on one new directory: one writes it)
+            if _holds_more_than_a_lock(directory):
+                raise ConfigError(f"run directory {directory} is not empty; resume it with --resume {directory}")
+            try:
+                run = cls(directory, config)
+                run.record(command if command is not None else sys.orig_argv)
+                atomic_write_text(directory / "versions.json", json.dumps(package_versions(), indent=2))
+                if config.observation.instruction is not None:
+                    atomic_write_text(directory / "tokenizer.json", json.dumps(tokenizer(config).settings(), indent=2))
+            except (OSError, CheckpointError) as err:
+                raise ConfigError(f"run_dir: cannot write the run directory {directory}: {err}") from None
         return run
 
-    def record(self, command: list[str]) -> None:
-        """Write the resolved config and append the command (a resume with ``--set`` changes the config)."""
+    def record(self, command: list[str] | None) -> None:
+        """Write the resolved config (a resume with ``--set`` changes it) and append the command, if any."""
         atomic_write_text(self.directory / CONFIG_FILE, dump_config(self.config))
-        with (self.directory / "command.txt").open("a") as f:
-            f.write(shlex.join(command) + "\n")
+        if command is not None:
+            with (self.directory / "command.txt").open("a") as f:
+                f.write(shlex.join(command) + "\n")
+
+    def saved_config(self) -> Config:
+        """The config as the run directory keeps it (without this session's overrides).
+
+        Raises:
+            ConfigError: ``config.yaml`` is missing or invalid.
+        """
+        return load_config(self.directory / CONFIG_FILE)
+
+    def hold(self) -> RunLock:
+        """The run's lock, to hold while training (``with run.hold():``; see :mod:`androidrl.train.lock`)."""
+        return RunLock(self.directory)
 
     @classmethod
     def open(cls, directory: str | Path, overrides: list[str] | None = None, trust_plugins: bool = False) -> Run:
@@ -129,12 +155,56 @@ class Run:
 
     def checkpoint_paths(self) -> list[Path]:
         """The checkpoints (``rl_model_<N>_steps.zip``), fewest steps first."""
-        return sorted(self.checkpoints.glob(f"{CHECKPOINT_PREFIX}_*_steps.zip"), key=checkpoint_steps)
+        found = [p for p in self.checkpoints.glob(f"{CHECKPOINT_PREFIX}_*_steps.zip") if _CHECKPOINT_NAME.match(p.name)]
+        return sorted(found, key=checkpoint_steps)
+
+    def stray_checkpoints(self) -> list[Path]:
+        """Model files in ``checkpoints/`` whose names are not a checkpoint's (``rl_model_<N>_steps.zip``)."""
+        return sorted(p for p in self.checkpoints.glob("*.zip") if not _CHECKPOINT_NAME.match(p.name))
 
     def latest_checkpoint(self) -> Path | None:
         """The checkpoint with the most steps, if any."""
         found = self.checkpoint_paths()
         return found[-1] if found else None
+
+
+def _holds_more_than_a_lock(directory: Path) -> bool:
+    return any(path.name != LOCK_FILE for path in directory.iterdir())
+
+
+def check_resume_changes(saved: Config, config: Config, directory: Path) -> list[str]:
+    """The keys ``config`` changes from the ``saved`` one of the run in ``directory``, once checked.
+
+    Raises:
+        ConfigError: A change to what the model is made of (:data:`MODEL_KEYS`: its network
+            or spaces), naming each such key, the value the model was trained with and the
+            new one, and the command that starts a new run with the change.
+    """
+    old, new = saved.model_dump(mode="json"), config.model_dump(mode="json")
+    changed = _changed_keys(old, new)
+    fixed = [key for key in changed if any(key == k or key.startswith(f"{k}.") for k in MODEL_KEYS)]
+    if fixed:
+        what = "; ".join(f"{key}: trained with {_at(old, key)!r}, got {_at(new, key)!r}" for key in fixed)
+        sets = [f"--set {shlex.quote(f'{key}={json.dumps(_at(new, key))}')}" for key in fixed]
+        raise ConfigError(
+            f"{what}: cannot change when resuming: the model's network and spaces are fixed once trained. "
+            f"Resume without it, or start a new run with it: androidrl train --config "
+            f"{shlex.quote(str(directory / CONFIG_FILE))} {' '.join(sets)}"
+        )
+    return changed
+
+
+def _changed_keys(old: object, new: object, prefix: str = "") -> list[str]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = sorted(set(old) | set(new))
+        return [c for k in keys for c in _changed_keys(old.get(k), new.get(k), f"{prefix}.{k}" if prefix else k)]
+    return [prefix] if old != new else []
+
+
+def _at(data: dict, key: str) -> object:
+    for part in key.split("."):
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def command_line(command: str, argv: list[str]) -> list[str]:

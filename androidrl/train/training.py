@@ -25,7 +25,7 @@ from androidrl.commands import add_trust_plugins, seed_arg
 from androidrl.errors import AndroidRLError
 from androidrl.train import stats
 from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback
-from androidrl.train.checkpoints import CheckpointError, load_normalize, remove_unfinished
+from androidrl.train.checkpoints import CheckpointError, load_error, load_normalize, remove_unfinished
 from androidrl.train.compose import (
     check_devices,
     eval_devices,
@@ -36,9 +36,11 @@ from androidrl.train.compose import (
     make_vec_env,
     set_torch_threads,
 )
-from androidrl.train.config import ConfigError, load_config
+from androidrl.train.config import ConfigError, hyperparams, load_config
 from androidrl.train.runs import (
+    CHECKPOINT_PREFIX,
     Run,
+    check_resume_changes,
     command_line,
     save_checkpoint,
     save_final_model,
@@ -149,35 +151,54 @@ def train(
     resume: bool = False,
     init_from: str | Path | None = None,
     on_evaluation: Callable[[int, dict], bool | None] | None = None,
+    command: list[str] | None = None,
 ) -> TrainResult:
     """Train as the run's config says, in the run's directory (``Run.create(config)`` makes one).
 
+    The run is held for the whole training: one trainer at a time (:mod:`androidrl.train.lock`).
     With ``resume``, the model is loaded from the run's newest checkpoint that loads (safely:
     nothing in it is unpickled; older ones are tried in turn, and each skipped one is named)
-    and training continues to ``training.total_timesteps`` with the step counter intact.
-    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``); so
-    does a device down for good (a :class:`~androidrl.vector.WorkerError`, raised again).
+    and training continues to ``training.total_timesteps`` with the step counter intact. A
+    config changed since (``--set`` on resume) is written to the run, with ``command``, only
+    once the model has loaded; a change to the model's network or spaces is refused.
+    Ctrl-C (SIGINT) and SIGTERM save a checkpoint and stop (``TrainResult.stopped_by``); more
+    of them meanwhile wait for the checkpoint. A device down for good (a
+    :class:`~androidrl.vector.WorkerError`, raised again) saves a checkpoint too.
     With ``init_from`` (a run directory or a model ``.zip``), a new run starts from that
     model's weights (rl-zoo3's ``--trained-agent``): fine-tuning, with its own step count.
     ``on_evaluation(steps, summary)`` is called after each periodic evaluation; returning
     False ends the training there (``TrainResult.final_model`` is still written).
 
     Raises:
-        ConfigError: Nothing to resume from, or an ``init_from`` model that does not fit the config.
-        CheckpointError: A checkpoint, an evaluation or the TensorBoard log could not be
-            written (a full disk, say): training stops, naming the file or directory; every
-            checkpoint written before is intact.
+        ConfigError: Nothing to resume from, a change the trained model cannot take, or an
+            ``init_from`` model that does not fit the config.
+        RunInUse: Another trainer holds the run (a :class:`ConfigError`).
+        CheckpointError: No checkpoint loads; or a checkpoint, an evaluation or the
+            TensorBoard log could not be written (a full disk, say): training stops, naming
+            the file or directory; every checkpoint written before is intact.
         WorkerError: A device stayed down longer than ``vector.max_down_seconds`` (or a worker
             failed beyond its restarts); the message names the checkpoint saved first.
     """
+    with run.hold():
+        return _train(run, resume, init_from, on_evaluation, command)
+
+
+def _train(
+    run: Run, resume: bool, init_from: str | Path | None, on_evaluation: Any, command: list[str] | None
+) -> TrainResult:
     config = run.config
+    changed = check_resume_changes(run.saved_config(), config, run.directory) if resume else []
     set_torch_threads(config)
     checkpoints = run.checkpoint_paths()[::-1] if resume else []
+    for stray in run.stray_checkpoints() if resume else []:
+        name = f"{CHECKPOINT_PREFIX}_<steps>_steps.zip"
+        print(f"resume: ignoring {stray.name}: not a checkpoint's name ({name})", file=sys.stderr)
     if resume and not checkpoints:
         raise ConfigError(f"{run.directory}: no checkpoint to resume from (checkpoints/ is empty)")
     env = make_vec_env(config, config.devices, run.monitor, seed=config.seed)
     periodic = config.training.eval_freq > 0 and eval_devices(config) is not None
     eval_env = evaluation_env(config, periodic=True) if periodic else None
+    stopping = contextlib.ExitStack()
     try:
         if config.algo.normalize_reward:
             env = VecNormalize(env, norm_obs=False, norm_reward=True)
@@ -191,6 +212,8 @@ def train(
                 f"train it further, raise the budget: androidrl train --resume {run.directory} "
                 f"--set training.total_timesteps={2 * max(total, done)}"
             )
+        if changed:  # the run keeps the config it trains with, now that it does
+            run.record(command)
         stopped_by = None
         try:
             with _stop_on_sigterm(), _quiet_full_disk_in_threads():
@@ -201,6 +224,7 @@ def train(
                     tb_log_name="train",
                 )
         except (KeyboardInterrupt, _Stop) as stop:
+            stopping.enter_context(_stopping())  # until the envs are closed
             stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
             path = save_checkpoint(run, model)
             name = signal.Signals(stopped_by).name
@@ -217,9 +241,35 @@ def train(
         save_checkpoint(run, model)
         return TrainResult(run, model.num_timesteps, run.final_model)
     finally:
-        env.close()
-        if eval_env is not None:
-            eval_env.close()
+        with stopping:
+            env.close()
+            if eval_env is not None:
+                eval_env.close()
+
+
+@contextlib.contextmanager
+def _stopping():
+    """While a stopped training saves its checkpoint and closes its envs, Ctrl-C and SIGTERM only say so.
+
+    A second Ctrl-C would otherwise cut that short, with a traceback from wherever it landed,
+    for a stop that takes about a second anyway.
+    """
+
+    def again(signum: int, frame: Any) -> None:
+        name = signal.Signals(signum).name
+        print(f"\n{name}: already stopping (saving a checkpoint, closing the envs)", file=sys.stderr)
+
+    previous = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, again)
+    except ValueError:  # not the main thread: leave signals alone
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _callbacks(run: Run, n_envs: int, eval_env: Any, on_evaluation: Any) -> list:
@@ -236,6 +286,8 @@ def _callbacks(run: Run, n_envs: int, eval_env: Any, on_evaluation: Any) -> list
 def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
     """The newest checkpoint that loads (safely), with its normalization statistics; older ones are tried in turn.
 
+    The model takes the config's hyperparameters (those a resume's ``--set`` changed too).
+
     Raises:
         CheckpointError: None of them loads.
     """
@@ -248,7 +300,8 @@ def _resume(run: Run, env: Any, checkpoints: list[Path]) -> Any:
             if isinstance(env, VecNormalize):
                 stats = vecnormalize_path(path)
                 env = load_normalize(stats, env.venv) if stats.exists() else env
-            model = load_model(run.config, path, env, tensorboard_log=str(run.tensorboard))
+            # The config's hyperparameters, not the saved ones: a resume with --set changes them (rl-zoo3 does so).
+            model = load_model(run.config, path, env, tensorboard_log=str(run.tensorboard), **hyperparams(run.config))
         except CheckpointError as err:
             skipped.append(f"{path.name} ({err})")
             print(f"resume: skipping {path.name}: {err}", file=sys.stderr)
@@ -282,12 +335,14 @@ def _initialize(model: Any, source: str | Path) -> None:
     path = _model_source(source)
     try:
         model.set_parameters(str(path), exact_match=True, device=model.device)
-    except (ValueError, RuntimeError, KeyError, OSError) as err:
+    except (ValueError, RuntimeError, KeyError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise ConfigError(
             f"--init-from {path}: its network does not fit this config's "
             f"(same algo.name, policy, observation and action settings needed): {first}"
         ) from None
+    except Exception as err:  # noqa: BLE001 (not a model file, or one whose weights are not only weights)
+        raise ConfigError(f"--init-from {path}: does not load: {load_error(path, err)}") from None
     print(f"initialized from {path}", file=sys.stderr)
 
 
@@ -318,6 +373,17 @@ def _train_seeds(args: argparse.Namespace, command: list[str]) -> int:
     if len(values) > 1:
         print(f"{len(values)} seeds, last evaluation success: {stats.across_runs(values)}")
     return 0
+
+
+def _ignore_stops() -> None:
+    """The command is ending after a stop signal: another one would only cut Python's exit short.
+
+    Freeing the model and its libraries takes seconds after :func:`main` returns; a Ctrl-C
+    then would end the process by the signal instead of with the exit code 130.
+    """
+    with contextlib.suppress(ValueError):  # (not the main thread)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,9 +427,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             run = Run.open(args.resume, args.set, trust_plugins=args.trust_plugins)
             check_devices(run.config)
-            if args.set:  # the run directory keeps the config it trains with
-                run.record(command_line("train", argv))
-            result = train(run, resume=True)
+            result = train(run, resume=True, command=command_line("train", argv))
         else:
             if not args.config:
                 parser.error("--config is required (or --resume RUN_DIR)")
@@ -384,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 128 + signal.SIGINT
     if result.stopped_by is not None:
+        _ignore_stops()
         return 128 + result.stopped_by  # 130 for Ctrl-C, 143 for SIGTERM, as shells report them
     print(f"done: {result.timesteps} steps; run in {result.run.directory}; model {result.final_model}")
     return 0

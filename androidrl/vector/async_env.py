@@ -33,7 +33,6 @@ from __future__ import annotations
 import logging
 import shutil
 import statistics
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -47,6 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from androidrl.device.spec import DeviceSpec, parse_devices
+from androidrl.vector.lifeline import temporary_directory
 from androidrl.vector.settings import VectorSettings
 from androidrl.vector.shared import blank
 from androidrl.vector.transport import LocalProcesses, Transport, Worker, WorkerGone
@@ -113,7 +113,8 @@ class DeviceVectorEnv(VectorEnv):
         context: multiprocessing start method (default: the platform's, fork on Linux).
         shared_memory: Observations through shared memory (when the space allows it).
         copy: Return copies of the observations (set False only if you copy them yourself).
-        cleanup: Directories to remove on :meth:`close` (the workers' observation files).
+        cleanup: Directories to remove on :meth:`close` (the workers' observation files); local
+            workers remove them if this process dies.
         transport: How workers are reached (default: :class:`~androidrl.vector.transport.LocalProcesses`
             with ``context`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
     """
@@ -143,7 +144,7 @@ class DeviceVectorEnv(VectorEnv):
         self.max_blank_share = settings.max_blank_share
         self.copy = copy
         self._cleanup = [Path(p) for p in cleanup]
-        self.transport = transport or LocalProcesses(context, shared_memory)
+        self.transport = transport or LocalProcesses(context, shared_memory, leftovers=self._cleanup)
         probe = env_fns[0]()  # built, never reset: constructors do not touch the device
         try:
             self.single_observation_space = probe.observation_space
@@ -631,8 +632,10 @@ def make_vector_env(
     settings = settings or VectorSettings()
     env_kwargs = dict(env_kwargs or {})
     cleanup = []
-    if "save_dir" not in env_kwargs:  # observation files (if any) go where close() removes them, even after a kill
-        root = tempfile.mkdtemp(prefix="androidrl-vec-")
+    # Observation files (if any) go where close() removes them, even those of a killed worker; if this process is
+    # killed, its workers remove them (see androidrl.vector.lifeline).
+    if "save_dir" not in env_kwargs:
+        root = temporary_directory()
         cleanup.append(root)
     fns = [
         env_factory(

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 from gymnasium.vector.utils import CloudpickleWrapper
 
+from androidrl.vector.lifeline import Lifeline
 from androidrl.vector.shared import ObservationBuffer, shareable
 from androidrl.vector.workers import run_worker
 
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL for a worker process that must go
+#: The parent ends of every local worker's pipe in this process (of every vector env): a forked worker closes them.
+_PARENT_ENDS: weakref.WeakSet[Connection] = weakref.WeakSet()
 
 
 class WorkerGone(Exception):
@@ -90,14 +96,21 @@ class Transport(ABC):
 class LocalProcesses(Transport):
     """A process per worker on this machine, a pipe each, observations in shared memory.
 
+    Workers end with this process, however it ends (:mod:`androidrl.vector.lifeline`).
+
     Args:
         context: multiprocessing start method (default: the platform's, fork on Linux).
         shared_memory: Observations through shared memory (when the space allows it).
+        leftovers: Directories of this process's that the workers remove if it dies (it
+            removes them itself when it closes).
     """
 
-    def __init__(self, context: str | None = None, shared_memory: bool = True) -> None:
+    def __init__(
+        self, context: str | None = None, shared_memory: bool = True, leftovers: Sequence[str | Path] = ()
+    ) -> None:
         self._ctx = multiprocessing.get_context(context)
         self._shared_memory = shared_memory
+        self._leftovers = tuple(str(p) for p in leftovers)
 
     def prepare(self, observation_space: gym.Space, num_envs: int) -> None:
         if self._shared_memory and shareable(observation_space):
@@ -108,13 +121,21 @@ class LocalProcesses(Transport):
         fns = [CloudpickleWrapper(fn) for fn in worker.env_fns]  # (spawned workers cannot pickle closures)
         process = self._ctx.Process(
             target=run_worker,
-            args=(child, fns, worker.slots, self.buffer),
+            args=(child, fns, worker.slots, self.buffer, self._lifeline(parent)),
             name=f"androidrl-worker-{worker.index}",
             daemon=True,
         )
         process.start()
         child.close()
+        _PARENT_ENDS.add(parent)
         worker.handle = (process, parent)
+
+    def _lifeline(self, parent: Connection) -> Lifeline:
+        """A new worker's tie to this process; a forked one also closes its copies of the parent ends."""
+        inherited: tuple[int, ...] = ()
+        if self._ctx.get_start_method() == "fork":  # (spawn and forkserver pass the child only its own end)
+            inherited = tuple(end.fileno() for end in [*_PARENT_ENDS, parent] if not end.closed)
+        return Lifeline(os.getpid(), inherited, self._leftovers)
 
     def stop(self, worker: Worker) -> None:
         if worker.handle is None:
@@ -126,6 +147,7 @@ class LocalProcesses(Transport):
             if process.is_alive():
                 process.kill()
                 process.join(KILL_GRACE)
+        _PARENT_ENDS.discard(conn)
         conn.close()
         worker.handle = None
 

@@ -17,6 +17,7 @@ from androidrl.device.spec import DeviceSpec
 from androidrl.env import AndroidEnv
 from androidrl.tasks.registry import gym_id
 from androidrl.vector.guard import DeviceFaultGuard
+from androidrl.vector.lifeline import Lifeline, ParentGone
 from androidrl.vector.settings import VectorSettings
 
 Wrap = Callable[[gym.Env], gym.Env]
@@ -85,31 +86,54 @@ def _has_episodes(path: Path) -> bool:
 # ---------------------------------------------------------------------------- the worker process
 
 
-def run_worker(conn: Connection, env_fns: list[Callable[[], gym.Env]], slots: list[int], buffer: Any) -> None:
+def run_worker(
+    conn: Connection,
+    env_fns: list[Callable[[], gym.Env]],
+    slots: list[int],
+    buffer: Any,
+    lifeline: Lifeline | None = None,
+) -> None:
     """The loop of one worker process: build its envs, then answer the parent's commands until ``close``.
 
     Each command is one message and each answer one message (see :func:`answer`).
-    Observations go to ``buffer`` (shared memory, slot per env) when there is one.
+    Observations go to ``buffer`` (shared memory, slot per env) when there is one. With a
+    ``lifeline``, the worker ends when its parent does, closing its envs and removing the
+    parent's temporary directories (:mod:`androidrl.vector.lifeline`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it closes us
     envs: list[gym.Env] = []
+    gone = False  # whether the parent is gone: nothing more will come
     try:
+        if lifeline is not None:
+            lifeline.hold()
         envs = [fn() for fn in env_fns]
         while True:
             try:
                 command, data = conn.recv()
             except (EOFError, OSError):  # the parent is gone
+                gone = True
+                return
+            reply = ("ok", None) if command == "close" else answer(envs, slots, buffer, command, data)
+            try:
+                conn.send(reply)
+            except OSError:  # (a broken pipe) the parent is gone
+                gone = True
                 return
             if command == "close":
-                conn.send(("ok", None))
                 return
-            conn.send(answer(envs, slots, buffer, command, data))
+    except ParentGone:
+        gone = True
+        return
     except (BrokenPipeError, EOFError, KeyboardInterrupt):
         return
     finally:
-        for env in envs:
-            with contextlib.suppress(Exception):
-                env.close()
+        try:
+            for env in envs:
+                with contextlib.suppress(Exception):
+                    env.close()
+        finally:
+            if lifeline is not None:
+                lifeline.release(gone)
 
 
 def answer(envs: list[gym.Env], slots: list[int], buffer: Any, command: str, data: Any) -> tuple[str, Any]:

@@ -16,10 +16,16 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.calendar.app import calendar_app
+from androidrl.virtual.apps.camera.app import camera_app
 from androidrl.virtual.apps.contacts.app import contacts_app
+from androidrl.virtual.apps.deskclock.app import deskclock_app
 from androidrl.virtual.apps.dialer.app import dialer_app
+from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
+from androidrl.virtual.apps.gallery.app import gallery_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
+from androidrl.virtual.apps.messaging.app import messaging_app
 from androidrl.virtual.apps.notes.app import notes_app
 from androidrl.virtual.apps.placeholder.app import installed_app, placeholder_apps
 from androidrl.virtual.apps.practice.app import practice_app
@@ -41,8 +47,22 @@ __all__ = ["PhoneOfflineError", "VirtualPhone"]
 
 def default_apps() -> list[App]:
     """Fresh instances of every preinstalled package, in install order (the provider packages last)."""
-    apps = [launcher_app(), settings_app(), *placeholder_apps(), contacts_app(), dialer_app()]
-    apps += [notes_app(), practice_app()]
+    apps = [
+        launcher_app(),
+        settings_app(),
+        *placeholder_apps(),
+        calendar_app(),
+        deskclock_app(),
+        contacts_app(),
+        dialer_app(),
+        messaging_app(),
+        files_app(),
+        htmlviewer_app(),
+        camera_app(),
+        gallery_app(),
+        notes_app(),
+        practice_app(),
+    ]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
             app.providers = CLOCK_PROVIDERS
@@ -153,6 +173,7 @@ class VirtualPhone(PhoneCore):
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
+        self.broadcasts.deliver_alarms()  # (what went off while nobody looked is there for the command to see)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

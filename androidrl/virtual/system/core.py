@@ -5,7 +5,8 @@ file system, radios, display metrics, power, the package and activity managers, 
 and input dispatch — and answers for them as one phone (thin methods that hand each call to the part
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
-the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
+the system only through their :class:`~androidrl.virtual.system.framework.app.Context`
+(:func:`~androidrl.virtual.system.app_context.app_context` builds it on the core's services).
 
 Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
 and the caller's thread can use the same phone.
@@ -14,6 +15,7 @@ and the caller's thread can use the same phone.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -22,13 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.alarm_manager import AlarmManager
+from androidrl.virtual.system.app_context import app_context
+from androidrl.virtual.system.broadcasts import Broadcasts
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.clock import DEFAULT_TIMEZONE, Clock
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
-from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.content import ProviderError
-from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.intent import ACTION_BOOT_COMPLETED, Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
@@ -128,6 +133,8 @@ class PhoneCore:
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
         content: The content providers of the installed packages (``content``; apps' ``context.content``).
+        alarm_manager: The alarms apps set (``dumpsys alarm``), delivered to their receivers when due.
+        broadcasts: Sends broadcasts (the alarms', ``BOOT_COMPLETED``) to the receivers apps declare.
     """
 
     def __init__(
@@ -162,7 +169,7 @@ class PhoneCore:
         self.metrics = DisplayMetrics(width, height, density, lock=self.lock, on_change=self.invalidate)
         self.props = system_properties(serial, model, sdk, density)
         self.settings = SettingsStore(on_change=self.invalidate)
-        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage)
+        self.fs = VirtualFileSystem(clock=self.clock.now, capacity=storage, on_change=self.invalidate)
         self.log = LogBuffer(clock=self.clock.now)
         self.processes = Processes()
         self.fs.mount("/proc", proc_files(self.clock, self.processes))
@@ -177,34 +184,19 @@ class PhoneCore:
             files=self.fs,
             settings=self.settings,
         )
+        self.alarm_manager = AlarmManager(self.clock, on_change=self.invalidate)
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
-            stop=lambda package: self.activities.force_stop(package),
+            stop=lambda package: self.force_stop(package),
             on_change=self._packages_changed,
             app_from_apk=app_from_apk,
             on_clear=self.content.clear,
         )
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
-        context = Context(
-            apps=self.apps,
-            metrics=self.metrics,
-            radios=self.radios,
-            getprop=self.getprop,
-            start_activity=self.start_activity,
-            finish_activity=self.finish_activity,
-            invalidate=self.invalidate,
-            next_seed=self.next_seed,
-            content=self.content.resolver,
-            log=self.app_log,
-            clipboard=self.clipboard,
-            toast=lambda text, long: self.windows.toast(text, long),
-            locale=lambda: self.windows.configuration().locale,
-            is_24_hour=self.is_24_hour,
-            current_time_millis=self.clock.now_ms,
-            timezone=lambda: self.getprop("persist.sys.timezone") or DEFAULT_TIMEZONE,
-        )
+        self.notifications = NotificationManager(on_change=self.invalidate)
+        context = app_context(self)
         self.activities = ActivityManager(
             self.packages,
             home,
@@ -216,9 +208,9 @@ class PhoneCore:
             sdk=sdk,
             content_type=self._content_type,
         )
+        self.broadcasts = Broadcasts(self.packages, self.processes, self.alarm_manager, context, lock=self.lock)
         self.keyguard = Keyguard(on_change=self.invalidate)
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
-        self.notifications = NotificationManager(on_change=self.invalidate)
         self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
         bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
@@ -228,7 +220,7 @@ class PhoneCore:
             self.status_bar,
             self.notifications,
             self.radios,
-            local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+            local_time=self.local_time,
         )
         # The keyboard types as `input text` does: into the focused field, through input dispatch.
         self.ime = InputMethod(
@@ -247,7 +239,10 @@ class PhoneCore:
             shade,
             lock=self.lock,
         )
-        self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
+        deliver = self.broadcasts.deliver_alarms  # (before each frame: what went off shows on it)
+        self.display = Display(
+            self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock, before_frame=deliver
+        )
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
         self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
@@ -291,7 +286,7 @@ class PhoneCore:
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
         "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
-        "status_bar",
+        "status_bar", "alarm_manager",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -364,16 +359,19 @@ class PhoneCore:
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities, the uptime, the screen and the notifications.
+        """What a boot resets: the running activities, the uptime, the screen, the notifications and the alarms.
 
-        Data, settings and files survive. The phone comes up awake and unlocked.
+        Data, settings and files survive. The phone comes up awake and unlocked, and sends
+        ``BOOT_COMPLETED`` (apps set their alarms again).
         """
         self.clock.boot()
+        self.alarm_manager.clear()
         self.activities.boot()
         self.wakefulness.wake_up()
         self.keyguard.dismiss()
         self.status_bar.collapse()
         self.notifications.cancel_all()
+        self.broadcasts.send(Intent(action=ACTION_BOOT_COMPLETED))
 
     # ------------------------------------------------------------------ properties
 
@@ -452,8 +450,12 @@ class PhoneCore:
         setting = self.settings.get("system", "time_12_24")
         if setting in ("12", "24"):
             return setting == "24"
-        language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
+        language, _, region = self.windows.locale().replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
+
+    def local_time(self, ms: int | None = None) -> dt.datetime:
+        """A time in milliseconds (default: now) as an aware local time in ``persist.sys.timezone``."""
+        return self.clock.local(None if ms is None else ms / 1000, timezone=self.getprop("persist.sys.timezone"))
 
     def next_seed(self) -> int:
         """A seed for an app's own RNG, drawn from the phone's seeded RNG."""
@@ -524,8 +526,10 @@ class PhoneCore:
         self.activities.finish_activity(activity)
 
     def force_stop(self, package: str) -> None:
-        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        """Kill every task of ``package`` (``am force-stop``): its alarms and notifications go, its saved data stays."""
         self.activities.force_stop(package)
+        self.alarm_manager.remove_package(package)
+        self.notifications.cancel_package(package)
 
     # ------------------------------------------------------------------ input
 

@@ -65,15 +65,22 @@ class VirtualFileSystem:
     Args:
         clock: The phone's wall time, for the files' times.
         capacity: Bytes the files may hold together (the ``/data`` partition's size).
+        on_change: Runs after anything under ``/sdcard`` changes (a file app's list shows it at once).
 
     Raises:
         ValueError: A capacity below one byte.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.time, capacity: int = DEFAULT_CAPACITY) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        capacity: int = DEFAULT_CAPACITY,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise ValueError(f"storage capacity must be a positive number of bytes, got {capacity!r}")
         self._clock = clock  # the phone's wall time: files get its times, not the host's
+        self._on_change = on_change
         self.capacity = capacity
         self._files: dict[str, bytes] = {}
         self._mtimes: dict[str, int] = {}
@@ -193,6 +200,7 @@ class VirtualFileSystem:
         self._used += len(content) - len(old)
         self._files[path] = content
         self._mtimes[path] = int(self._clock())
+        self._changed(path)
         if not fits:
             raise OSError(errno.ENOSPC, "No space left on device", path)
 
@@ -212,6 +220,7 @@ class VirtualFileSystem:
         self._check_writable(path)
         self._dirs.add(path)
         self._mtimes[path] = int(self._clock())
+        self._changed(path)
 
     def remove(self, path: str, recursive: bool = False) -> None:
         """Delete file ``path``, or directory ``path`` and everything in it when ``recursive``."""
@@ -220,6 +229,7 @@ class VirtualFileSystem:
             self._used -= len(self._files.pop(path))
             self._mtimes.pop(path, None)
             self._modes.pop(path, None)
+            self._changed(path)
         elif path in self._dirs:
             if not recursive:
                 raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
@@ -230,10 +240,67 @@ class VirtualFileSystem:
             for name in [f for f in self._files if f.startswith(prefix)]:
                 self._used -= len(self._files.pop(name))
             self._dirs = {d for d in self._dirs if d != path and not d.startswith(prefix)}
+            self._changed(path)
         else:
             if self._mounted(path) is not None:
                 self._check_writable(path)
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move file or directory ``src`` to ``dst`` (``rename(2)``): a file replaces a file, a directory an empty one.
+
+        Raises:
+            FileNotFoundError: ``src`` or ``dst``'s directory is missing.
+            IsADirectoryError: A file onto a directory.
+            NotADirectoryError: A directory onto a file.
+            OSError: ENOTEMPTY onto a directory that is not empty, EINVAL into itself, EACCES/EROFS outside the
+                writable trees.
+        """
+        if src not in self._files and src not in self._dirs:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", src)
+        if posixpath.dirname(dst) not in self._dirs:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", dst)
+        self._check_writable(src)
+        self._check_writable(dst)
+        if src == dst:
+            return
+        if src in self._files:
+            if dst in self._dirs:
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", dst)
+            if dst in self._files:
+                self._used -= len(self._files.pop(dst))
+            self._files[dst] = self._files.pop(src)
+            self._move_meta(src, dst)
+        else:
+            if src in _WRITABLE:
+                raise PermissionError(errno.EACCES, "Permission denied", src)
+            if dst.startswith(src + "/"):
+                raise OSError(errno.EINVAL, "Invalid argument", dst)
+            if dst in self._files:
+                raise NotADirectoryError(errno.ENOTDIR, "Not a directory", dst)
+            if dst in self._dirs:
+                if self.listdir(dst):
+                    raise OSError(errno.ENOTEMPTY, "Directory not empty", dst)
+                self._dirs.discard(dst)
+            prefix = src + "/"
+            for name in [f for f in self._files if f.startswith(prefix)]:
+                self._files[dst + name[len(src) :]] = self._files.pop(name)
+                self._move_meta(name, dst + name[len(src) :])
+            for name in [d for d in self._dirs if d == src or d.startswith(prefix)]:
+                self._dirs.discard(name)
+                self._dirs.add(dst + name[len(src) :])
+                self._move_meta(name, dst + name[len(src) :])
+        self._changed(src)
+        self._changed(dst)
+
+    def _move_meta(self, src: str, dst: str) -> None:
+        for table in (self._mtimes, self._modes):
+            if src in table:
+                table[dst] = table.pop(src)
+
+    def _changed(self, path: str) -> None:
+        if self._on_change is not None and (path == "/sdcard" or path.startswith("/sdcard/")):
+            self._on_change()
 
     def listdir(self, path: str) -> list[str]:
         """Sorted names in directory ``path``."""

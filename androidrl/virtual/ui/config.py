@@ -4,12 +4,12 @@ The window manager applies the phone's configuration around each build, layout a
 (:func:`applied`), as Android hands every view its context's ``Resources``, and views read it
 with :func:`current`: the dark theme maps the palette (``render.night``), the framework's own
 strings (dialog buttons, "More options", the pickers) come in the locale's language
-(:func:`framework_string`), and what moves on the clock (a fling, an edge glow) reads the
-frame's time and says how long it moves (:func:`animate_until`), or when it next changes
-(:func:`invalidate_at`). (The font scale reaches
-layout through the ``scale`` it is given, a :class:`~androidrl.virtual.ui.views.Density`, so
-sp text sizes scale.) It is thread-local, as Android's animation clock is, so phones on other
-threads draw in their own configuration.
+(:func:`framework_string`), and what moves on the clock (a fling, an edge glow, a clock's
+digits) reads the frame's time and says how long it moves (:func:`animate_until`) or when it
+changes next (:func:`redraw_at`). (The font scale reaches layout through the ``scale`` it is
+given, a :class:`~androidrl.virtual.ui.views.Density`, so sp text sizes scale.) It is
+thread-local, as Android's animation clock is, so phones on other threads draw in their own
+configuration.
 """
 
 from __future__ import annotations
@@ -88,11 +88,7 @@ class _Applied:
         self.config = config
 
     def __enter__(self) -> Configuration:
-        self.before = (
-            getattr(_local, "config", DEFAULT),
-            getattr(_local, "until", -math.inf),
-            getattr(_local, "wake", math.inf),
-        )
+        self.before = getattr(_local, "config", DEFAULT), getattr(_local, "until", -math.inf), redraw_time()
         _local.config, _local.until, _local.wake = self.config, -math.inf, math.inf
         return self.config
 
@@ -114,18 +110,17 @@ def animating_until() -> float:
     return getattr(_local, "until", -math.inf)
 
 
-def invalidate_at(time: float) -> None:
-    """Ask for the frame to be built again once, at ``time`` (``View.postInvalidateDelayed``).
+def redraw_at(time: float) -> None:
+    """Say that what the frame shows changes at ``time`` (a clock's next minute, a timer's next second).
 
-    For what changes at a known moment (a chronometer's next second) rather than moving all
-    along: the frames before it are not built again.
+    The screen is composed again then, once (``postInvalidateDelayed``).
     """
     if time > current().time:
-        _local.wake = min(invalidation_time(), time)
+        _local.wake = min(redraw_time(), time)
 
 
-def invalidation_time() -> float:
-    """The earliest time a view of the frame being built asked to be built again at (inf: none)."""
+def redraw_time() -> float:
+    """The earliest time a view of the frame being built asked to be drawn again at (inf: none)."""
     return getattr(_local, "wake", math.inf)
 
 

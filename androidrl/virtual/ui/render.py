@@ -35,7 +35,7 @@ from androidrl.virtual.ui.views import (
 )
 
 Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("line", ...) | ("dim", box, alpha)
-#            | ("layer", box, ops)
+#            | ("layer", box, ops) | ("image", box, rgb bytes, (width, height))
 
 
 @functools.cache
@@ -141,7 +141,7 @@ def _night_op(op: Op) -> Op:
         return (*op[:4], NIGHT_PALETTE.get(op[4], op[4]), *op[5:])
     if kind == "line":
         return (*op[:3], NIGHT_PALETTE.get(op[3], op[3]), op[4])
-    if kind == "dim":
+    if kind in ("dim", "image"):  # (a photo looks the same in the dark theme)
         return op
     return (kind, op[1], NIGHT_PALETTE.get(op[2], op[2]), *op[3:])
 
@@ -380,6 +380,9 @@ def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
             draw.line(points, fill=color, width=width, joint="curve")
         elif kind == "text":
             _draw_text(image, *op[1:])
+        elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
+            _, box, pixels, size = op
+            image.paste(Image.frombytes("RGB", size, pixels), box[:2])  # (paste converts it to RGBX)
         elif kind == "layer":
             # Scrolling content is drawn on its own canvas and pasted, which clips it.
             _, box, inner = op
@@ -437,12 +440,14 @@ def _text_mask(
     return mask, (left, top)
 
 
-_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "−": "-", "’": "'", "“": '"', "”": '"', "·": "."})
 
 
 @functools.lru_cache(maxsize=1024)
 def _drawable(text: str) -> str:
     """``text`` in the characters the bundled font has: accents dropped (ä -> a), a few lookalikes.
+
+    Format characters (a left-to-right mark) draw as nothing, as on Android.
 
     Pillow's bundled font is the same on every machine (frames are reproducible) but has
     ASCII only; the UI dump keeps the real text.
@@ -450,7 +455,7 @@ def _drawable(text: str) -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
 
 
 def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

@@ -2,9 +2,10 @@
 
 Its activities and the intent filters they declare there: PeopleActivity (the launcher's
 Contacts; ``VIEW`` of ``vnd.android.cursor.dir/contact``), QuickContactActivity (``VIEW`` of a
-contact, ``QUICK_CONTACT``) and ContactEditorActivity (``INSERT`` of
+contact, ``QUICK_CONTACT``), ContactEditorActivity (``INSERT`` of
 ``vnd.android.cursor.dir/contact`` with ContactsContract.Intents.Insert's extras, and ``EDIT``
-of a contact, which AOSP routes through ContactEditorSpringBoardActivity to it). Its data
+of a contact, which AOSP routes through ContactEditorSpringBoardActivity to it) and
+ContactSelectionActivity (``INSERT_OR_EDIT`` of a contact item: "Add to contact"). Its data
 is the contacts provider's (``com.android.providers.contacts``), which it only uses.
 """
 
@@ -20,6 +21,7 @@ from androidrl.virtual.apps.contacts.people import (
     PeopleActivity,
 )
 from androidrl.virtual.apps.contacts.quick_contact import QuickContactActivity
+from androidrl.virtual.apps.contacts.selection import ACTION_INSERT_OR_EDIT, SELECTION, ContactSelectionActivity
 from androidrl.virtual.apps.contacts.strings import STRINGS
 from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.framework.intent import (
@@ -61,6 +63,7 @@ FILTERS = (
     IntentFilter(QUICK_CONTACT, (ACTION_VIEW,), mime_types=_ITEM),
     IntentFilter(EDITOR, (ACTION_INSERT,), mime_types=_DIR),
     IntentFilter(EDITOR, (ACTION_EDIT,), mime_types=_ITEM),
+    IntentFilter(SELECTION, (ACTION_INSERT_OR_EDIT,), mime_types=_ITEM),
 )
 
 
@@ -71,7 +74,12 @@ def contacts_app() -> App:
         "Contacts",
         "P",
         (26, 115, 232),
-        {PEOPLE: PeopleActivity, QUICK_CONTACT: QuickContactActivity, EDITOR: ContactEditorActivity},
+        {
+            PEOPLE: PeopleActivity,
+            QUICK_CONTACT: QuickContactActivity,
+            EDITOR: ContactEditorActivity,
+            SELECTION: ContactSelectionActivity,
+        },
         PEOPLE,
         filters=FILTERS,
         strings=STRINGS,

@@ -10,9 +10,10 @@ resource ids of their own (ViewIdGenerator), so the dump shows them by their hin
 
 ``android.intent.action.INSERT`` (``vnd.android.cursor.dir/contact``) opens it prefilled with
 ContactsContract.Intents.Insert's ``name``, ``phone``, ``phone_type``, ``email`` and
-``email_type``; ``EDIT`` of a contact URI loads that contact. Save writes the provider, shows
-"NAME saved" and opens the contact (or, started by its details screen, returns there);
-Cancel or BACK with changes asks "Discard changes?".
+``email_type``; ``EDIT`` of a contact URI loads that contact (and adds those extras' values to
+it). Save writes the provider, shows "NAME saved" and opens the contact (or returns to the
+caller that asked for it: the details screen, "Add to contact"'s new contact); Cancel or BACK
+with changes asks "Discard changes?".
 """
 
 from __future__ import annotations
@@ -97,14 +98,17 @@ class ContactEditorActivity(LocalizedActivity):
             for section, entries in ((self.phones, self.contact.phones), (self.emails, self.contact.emails)):
                 for entry in entries:
                     section.add(entry.id, entry.value, entry.type)
-        else:  # RawContactModifier.parseExtras
-            given, family = data.split_name(str(extras.get(NAME) or ""))
+        self.original = (self.given.text, self.family.text)
+        # RawContactModifier.parseExtras, for a new contact and an existing one alike (RawContactEditorView
+        # applies the intent's extras to the contact it shows): a name replaces the name, a phone or an
+        # email is added as a new value (an INSERT_OR_EDIT's picked contact gets the number).
+        if str(extras.get(NAME) or "").strip():
+            given, family = data.split_name(str(extras[NAME]))
             self.given.set(given)
             self.family.set(family)
-            for section, value, kind in ((self.phones, PHONE, PHONE_TYPE), (self.emails, EMAIL, EMAIL_TYPE)):
-                if extras.get(value):
-                    section.add(None, str(extras[value]), self.type_of(section, extras.get(kind)))
-        self.original = (self.given.text, self.family.text)
+        for section, value, kind in ((self.phones, PHONE, PHONE_TYPE), (self.emails, EMAIL, EMAIL_TYPE)):
+            if extras.get(value):
+                section.add(None, str(extras[value]), self.type_of(section, extras.get(kind)))
         self.phones.trail()
         self.emails.trail()
 

@@ -55,6 +55,11 @@ def quick_contact_intent(contact_id: int) -> Intent:
 class PeopleActivity(LocalizedActivity):
     """The list of contacts (the launcher's Contacts)."""
 
+    #: The toolbar's title (a string key) and whether the floating "Create new contact" button shows.
+    title_key, fab = "applicationLabel", True
+    #: Whether a row's photo is a QuickContactBadge (a picker's is a plain photo: setQuickContactEnabled(false)).
+    quick_contact = True
+
     def on_create(self) -> None:
         self.scroll = ScrollState()
         self.searching = False
@@ -63,7 +68,7 @@ class PeopleActivity(LocalizedActivity):
 
     @property
     def title(self) -> str:  # (the window's, in the phone's locale)
-        return self.string("applicationLabel")
+        return self.string(self.title_key)
 
     def build(self) -> View:
         s = self.string
@@ -81,7 +86,7 @@ class PeopleActivity(LocalizedActivity):
             )
         else:
             body = TextView(s("listFoundAllContactsZero"), text_color=TEXT_SECONDARY, gravity="center", height=96)
-        if not self.searching:
+        if self.fab and not self.searching:
             fab = FrameLayout(
                 [
                     ImageView(
@@ -109,7 +114,7 @@ class PeopleActivity(LocalizedActivity):
     def bar(self) -> View:
         s = self.string
         if not self.searching:
-            title = TextView(s("applicationLabel"), text_size=20, padding=16, height=56, weight=1, width=0)
+            title = TextView(self.title, text_size=20, padding=16, height=56, weight=1, width=0)
             search = action_item(RID + "menu_search", s("hint_findContacts"), "?", self.start_search)
             return toolbar([title, search])
         back = ImageView(
@@ -179,15 +184,18 @@ class PeopleActivity(LocalizedActivity):
         else:
             head = View(width=40, height=0)
         opened = partial(self.open, person.id)
-        badge = letter_tile(
-            person.name,
-            40,
-            cls="android.widget.QuickContactBadge",
-            content_desc=s("description_quick_contact_for", name),
-            clickable=True,
-            focusable=True,
-            on_click=opened,
-        )
+        if self.quick_contact:
+            badge = letter_tile(
+                person.name,
+                40,
+                cls="android.widget.QuickContactBadge",
+                content_desc=s("description_quick_contact_for", name),
+                clickable=True,
+                focusable=True,
+                on_click=opened,
+            )
+        else:
+            badge = letter_tile(person.name, 40)
         label = TextView(
             name,
             resource_id=RID + "cliv_name_textview",

@@ -8,8 +8,10 @@ phone's clock), then ``contactgrid_bottom_text`` (the number's type and number) 
 ``contactgrid_bottom_timer`` chronometer, and ``incall_end_call`` ("End call").
 
 Ending the call writes its row as Telecom's CallLogManager does: type OUTGOING, ``date`` when
-it was placed, ``duration`` the whole seconds it was connected (Call.getAgeMillis: 0 if it
-never connected), and the caller's cached name and number type. BACK leaves the call going
+it was placed (the wall clock), ``duration`` the whole seconds it was connected (Call.getAgeMillis,
+on the elapsed-realtime clock as Telecom counts it: 0 if it never connected), and the caller's
+cached name and number type. The chronometer, too, counts on elapsed realtime
+(``Chronometer.setBase``), so a ``date -s`` during the call moves neither. BACK leaves the call going
 on screen (the call is not the activity's to drop); End call is the way out.
 """
 
@@ -41,7 +43,8 @@ class InCallActivity(LocalizedActivity):
 
     def on_create(self) -> None:
         self.number = tel_number(self.intent.data)
-        self.placed = self.context.current_time_millis()
+        self.placed = self.context.current_time_millis()  # (the call log's date)
+        self.started = self.context.elapsed_realtime()  # (what the connection and the chronometer count from)
         self.ended = False
         caller = lookup(phones(self.context.content), self.number) if self.number else None
         self.caller: Caller | None = caller
@@ -49,9 +52,9 @@ class InCallActivity(LocalizedActivity):
 
     def build(self) -> View:
         s = self.string
-        now = self.context.current_time_millis()
-        connected = now - self.placed >= CONNECT_MS
-        self.animate(now, connected)
+        age = self.context.elapsed_realtime() - self.started
+        connected = age >= CONNECT_MS
+        self.animate(age, connected)
         name = self.caller.name if self.caller is not None and self.caller.name else self.number or s("unknown")
         self.title = name
         grid: list[View] = [
@@ -85,7 +88,7 @@ class InCallActivity(LocalizedActivity):
                             width=0,
                         ),
                         TextView(
-                            chronometer((now - self.placed - CONNECT_MS) // 1000),
+                            chronometer((age - CONNECT_MS) // 1000),
                             resource_id=RID + "contactgrid_bottom_timer",
                             text_color=WHITE,
                             width=72,
@@ -130,21 +133,19 @@ class InCallActivity(LocalizedActivity):
         except KeyError:
             return self.caller.label or ""
 
-    def animate(self, now: int, connected: bool) -> None:
-        """Ask for a frame at the next change: the connection, then each second of the chronometer."""
+    def animate(self, age: int, connected: bool) -> None:
+        """Ask for a frame at the next change (``age`` ms into the call): the connection, then each second."""
         if self.ended:
             return
-        elapsed = now - self.placed
-        wait = CONNECT_MS - elapsed if not connected else 1000 - (elapsed - CONNECT_MS) % 1000
-        config.invalidate_at(config.current().time + wait / 1000)
+        wait = CONNECT_MS - age if not connected else 1000 - (age - CONNECT_MS) % 1000
+        config.redraw_at((self.started + age + wait) / 1000)
 
     def end_call(self) -> None:
         """End call: the call disconnects, its row goes into the call log, the screen closes."""
         if self.ended:
             return
         self.ended = True
-        now = self.context.current_time_millis()
-        duration = max(0, now - self.placed - CONNECT_MS) // 1000 if now - self.placed >= CONNECT_MS else 0
+        duration = max(0, self.context.elapsed_realtime() - self.started - CONNECT_MS) // 1000
         log_call(self.context.content, self.number, OUTGOING, self.placed, duration, self.caller)
         self.log(TAG, f"call to {self.number} ended after {duration} s")
         self.finish()

@@ -27,18 +27,7 @@ class PlaceholderActivity(Activity):
 
 
 #: (package, main activity class, label, glyph, colour) of the stand-in stock apps.
-STOCK_APPS = (
-    ("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),
-    ("com.android.camera2", "com.android.camera.CameraLauncher", "Camera", "C", (52, 168, 83)),
-    ("com.android.deskclock", "com.android.deskclock.DeskClock", "Clock", "T", (66, 133, 244)),
-    (
-        "com.android.messaging",
-        "com.android.messaging.ui.conversationlist.ConversationListActivity",
-        "Messages",
-        "M",
-        (26, 115, 232),
-    ),
-)
+STOCK_APPS = (("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),)
 
 
 def placeholder_apps() -> list[App]:

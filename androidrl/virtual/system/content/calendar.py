@@ -8,11 +8,14 @@ An insert is checked as ``validateEventData`` checks it (a ``calendar_id``, an `
 ``dtstart``, and a ``dtend`` or a ``duration``). ``instances/when/BEGIN/END`` lists the events that
 overlap the span (single events only: recurrences are not expanded). A new database has one local
 calendar, "Phone" (account type ``LOCAL``), as a phone with the Calendar app's local account; a
-local event's delete removes it at once, as CalendarProvider2 does for events with no sync id.
+local event's delete removes it at once, as CalendarProvider2 does for events with no sync id. An all-day
+event's times are moved to midnight UTC (``fixAllDayTime``), and ``time/MS`` is of type ``time/epoch``
+(what the Calendar app's VIEW filter asks for).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from androidrl.virtual.system.framework.content import ILLEGAL_ARGUMENT, UNSUPPORTED, ProviderError, Uri
@@ -20,6 +23,7 @@ from androidrl.virtual.system.framework.database import Match, Route, SQLiteProv
 
 AUTHORITY = "com.android.calendar"
 EVENTS = f"content://{AUTHORITY}/events"
+DAY_MS = 86_400_000
 CALENDARS = f"content://{AUTHORITY}/calendars"
 
 CALENDAR_COLUMNS = (
@@ -105,13 +109,44 @@ class CalendarProvider(SQLiteProvider):
             return ProviderError(UNSUPPORTED, f"Cannot insert into that URL: {uri}")
         return ProviderError(UNSUPPORTED, f"Cannot {operation} that URL")
 
+    def get_type(self, uri: Uri) -> str | None:
+        segments = uri.segments
+        if len(segments) == 2 and segments[0] == "time" and segments[1].isdigit():
+            return "time/epoch"  # CalendarProvider2.getType: TIME ("time/#", a point in time to show)
+        return super().get_type(uri)
+
     def before_insert(self, match: Match, values: dict[str, Any]) -> None:
         if match.pattern != "events":
             return
         validate_event(values)
+        fix_all_day_time(values)
         values.setdefault("dirty", 1)
         if values.get("dtend") is not None:  # CalendarProvider2.calculateLastDate
             values.setdefault("lastDate", values["dtend"])
+
+    def update(self, uri: Uri, values: Mapping[str, Any], where: str | None, args: Sequence[Any]) -> int:
+        if self.match(uri).pattern.startswith("events"):
+            values = dict(values)
+            fix_all_day_time(values)  # (updateInTransaction corrects the new times too)
+        return super().update(uri, values, where, args)
+
+
+def fix_all_day_time(values: dict[str, Any]) -> None:
+    """``CalendarProvider2.fixAllDayTime``: an all-day event's ``dtstart``/``dtend`` at midnight UTC."""
+    if not _as_int(values.get("allDay")):
+        return
+    for key in ("dtstart", "dtend"):
+        millis = _as_int(values.get(key))
+        if millis is not None and millis % DAY_MS:
+            values[key] = millis - millis % DAY_MS
+
+
+def _as_int(value: Any) -> int | None:
+    """A column value as ``ContentValues.getAsLong`` reads it (None when it is not a number)."""
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def validate_event(values: dict[str, Any]) -> None:

@@ -6,7 +6,9 @@ a file of shared storage (``_data`` ``/storage/emulated/0/DCIM/Camera/IMG_...jpg
 ``date_modified`` in seconds, ``date_taken`` in ms, ``media_type`` 1 for images...); the images URI
 shows the image rows. An insert names the file by ``_display_name`` and ``relative_path`` (images
 default to ``Pictures/``), makes it (empty) if it is not there, and ``content write`` fills it;
-deleting a row deletes its file. Files put on ``/sdcard`` by other means are not scanned in.
+deleting a row deletes its file, and an update of ``relative_path`` or ``_display_name`` moves it
+(as MediaProvider.updateInternal does since Android 11). Files put on ``/sdcard`` by other means
+are not scanned in.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from androidrl.virtual.system.content.settings import java_hash
-from androidrl.virtual.system.framework.content import FILE_NOT_FOUND, ILLEGAL_ARGUMENT, ProviderError, Uri
+from androidrl.virtual.system.framework.content import (
+    FILE_NOT_FOUND,
+    ILLEGAL_ARGUMENT,
+    ILLEGAL_STATE,
+    ProviderError,
+    Uri,
+)
 from androidrl.virtual.system.framework.database import Match, Route, SQLiteProvider
 
 AUTHORITY = "media"
@@ -80,8 +88,8 @@ class MediaProvider(SQLiteProvider):
         if values.get("media_type", kind) != kind and values.get("media_type") == 1:
             raise ProviderError(ILLEGAL_ARGUMENT, f"MIME type {mime} cannot be inserted into {match.pattern}")
         relative = str(values.get("relative_path") or ("Pictures/" if kind == 1 else "Download/"))
-        relative = relative.strip("/") + "/"
-        path = f"{STORAGE}/{relative}{name}"
+        placed = _placed(relative, name)
+        path = placed["_data"]
         files = self.host.files if self.host is not None else None
         if files is not None:
             local = files.normalize(path)
@@ -91,12 +99,8 @@ class MediaProvider(SQLiteProvider):
             size = files.stat(local).size
         else:
             size = 0
-        values.update(
-            _data=path, _display_name=name, relative_path=relative, mime_type=mime, media_type=kind,
-            title=values.get("title") or posixpath.splitext(name)[0], volume_name="external_primary",
-            bucket_display_name=posixpath.basename(relative.rstrip("/")),
-            bucket_id=str(java_hash(posixpath.dirname(path).lower())),
-        )  # fmt: skip
+        values.update(placed, mime_type=mime, media_type=kind, volume_name="external_primary",
+                      title=values.get("title") or posixpath.splitext(name)[0])  # fmt: skip
         values.setdefault("_size", size)
         values.setdefault("date_added", now // 1000)
         values.setdefault("date_modified", now // 1000)
@@ -131,5 +135,54 @@ class MediaProvider(SQLiteProvider):
         self.notify(uri)
 
     def update(self, uri: Uri, values: Mapping[str, Any], where: str | None, args: Sequence[Any]) -> int:
+        """Update rows; a new ``relative_path`` or ``_display_name`` moves each row's file there."""
         values = {k: v for k, v in values.items() if k not in ("_id", "_data")}  # (a move renames, not rewrites)
-        return super().update(uri, values, where, args) if values else 0
+        if not values:
+            return 0
+        if "relative_path" not in values and "_display_name" not in values:
+            return super().update(uri, values, where, args)
+        match = self.match(uri)
+        if not match.route.update:
+            raise self.refused(uri, "update")
+        found = f"SELECT _id, _data, relative_path, _display_name FROM files{self.selection(match, where)}"
+        with self.transaction():
+            rows = self.run(found, args).fetchall()
+            for row_id, data, relative, name in rows:
+                name = str(values.get("_display_name", name))
+                placed = _placed(str(values.get("relative_path", relative)), name)
+                self._move_file(data, placed["_data"])
+                changes = {"title": posixpath.splitext(name)[0], **values, **placed}
+                sets = ", ".join(f"{column}=?" for column in changes)
+                self.run(f"UPDATE files SET {sets} WHERE _id=?", [*changes.values(), row_id])
+        if rows:
+            self.notify(uri)
+        return len(rows)
+
+    def _move_file(self, old: str | None, new: str) -> None:
+        """Move a row's file to its new path (a file already there, and not the row's own, refuses the move)."""
+        files = self.host.files if self.host is not None else None
+        if files is None or not old or old == new:
+            return
+        source, target = files.normalize(old), files.normalize(new)
+        if not files.exists(source):
+            return  # (already moved, by a file manager: the row follows it)
+        if files.exists(target):
+            raise ProviderError(ILLEGAL_STATE, f"Failed to move {old} to {new}: it exists")
+        try:
+            files.mkdir(posixpath.dirname(target), parents=True)
+            files.rename(source, target)
+        except OSError as err:
+            raise ProviderError(ILLEGAL_STATE, f"Failed to move {old} to {new}: {err.strerror}") from None
+
+
+def _placed(relative: str, name: str) -> dict[str, str]:
+    """The columns that follow from where a file is: ``_data``, ``relative_path``, its bucket's id and name."""
+    relative = relative.strip("/") + "/"
+    path = f"{STORAGE}/{relative}{name}"
+    return {
+        "_data": path,
+        "_display_name": name,
+        "relative_path": relative,
+        "bucket_display_name": posixpath.basename(relative.rstrip("/")),
+        "bucket_id": str(java_hash(posixpath.dirname(path).lower())),
+    }

@@ -77,6 +77,7 @@ class ContentService:
 
     def notify_change(self, uri: str) -> None:
         """Data under ``uri`` changed (``ContentResolver.notifyChange``): the screen is rebuilt, and apps read anew."""
+        self.resolver.generation += 1
         self._on_change()
 
     # ------------------------------------------------------------------ packages
@@ -90,6 +91,7 @@ class ContentService:
             for authority, (owner, cls) in wanted.items():
                 if authority not in self._providers:
                     self._providers[authority] = (owner, self._make(owner, cls))
+            self.resolver.generation += 1
 
     def clear(self, package: str) -> None:
         """``pm clear PACKAGE``: wipe the data of its providers."""
@@ -130,3 +132,4 @@ class ContentService:
                 provider.restore(data)
                 kept[authority] = (owner, provider)
             self._providers = kept
+            self.resolver.generation += 1

@@ -228,6 +228,9 @@ class ContentResolver:
     def __init__(self, acquire: Callable[[str], ContentProvider], lock: AbstractContextManager | None = None) -> None:
         self._acquire = acquire
         self._lock = lock if lock is not None else nullcontext()
+        #: Counts the changes of any provider's data (every ``notifyChange``, a snapshot load): an app may
+        #: keep what it read while this stays the same, as a ``ContentObserver`` that heard nothing would.
+        self.generation = 0
 
     def _provider(self, uri: str) -> tuple[ContentProvider, Uri]:
         parsed = Uri.parse(uri)

@@ -201,9 +201,10 @@ def _cp(sh: Shell, argv: list[str], stdin: bytes) -> Result:
     if fs.is_dir(dst):
         dst = posixpath.join(dst, posixpath.basename(src))
     try:
-        fs.write(dst, fs.read(src))
         if tool == "mv":
-            fs.remove(src)
+            fs.rename(src, dst)  # (a directory moves whole)
+        else:
+            fs.write(dst, fs.read(src))
     except OSError as exc:
         return fail(file_error(tool, args[0], exc))
     return ok()

@@ -1,0 +1,1 @@
+"""``com.android.documentsui`` (Files) and ``com.android.htmlviewer``: browse and change ``/sdcard``, view text."""
