@@ -179,6 +179,19 @@ MESSAGES_LIST = {
 }
 
 
+#: The Phone app's Recents tab (a denser list than the Favorites it opens on), as the call log's VIEW opens it.
+PHONE_RECENTS = {
+    "name": "phone-recents",
+    "description": "Random taps on the Phone app's Recents tab (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "am force-stop com.android.dialer"},
+        {"shell": "am start -a android.intent.action.VIEW -t vnd.android.cursor.dir/calls"},
+    ],
+    "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+}
+
+
 def _app_screen(rounds: int, title: str, task: dict) -> Figure:
     """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
 
@@ -242,9 +255,12 @@ APP_SCREENS = (
     ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
     ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
     ("Clock's alarms", CLOCK_ALARMS),
+    ("Contacts list", _app_screen_task("contacts", "com.android.contacts/.activities.PeopleActivity")),
+    ("Phone", _app_screen_task("phone", "com.android.dialer/.main.impl.MainActivity")),
+    ("Phone, Recents", PHONE_RECENTS),
 )
-#: What their phone holds, so the screens have something to show (files, photos).
-APP_CONTENT = {"files": 8, "photos": 6}
+#: What their phone holds, so the screens have something to show (files, photos, contacts, calls).
+APP_CONTENT = {"files": 8, "photos": 6, "contacts": 20, "calls": 10}
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

@@ -18,7 +18,9 @@ from collections.abc import Callable, Mapping
 
 from androidrl.virtual.apps.calendar.app import calendar_app
 from androidrl.virtual.apps.camera.app import camera_app
+from androidrl.virtual.apps.contacts.app import contacts_app
 from androidrl.virtual.apps.deskclock.app import deskclock_app
+from androidrl.virtual.apps.dialer.app import dialer_app
 from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
 from androidrl.virtual.apps.gallery.app import gallery_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
@@ -51,6 +53,8 @@ def default_apps() -> list[App]:
         *placeholder_apps(),
         calendar_app(),
         deskclock_app(),
+        contacts_app(),
+        dialer_app(),
         messaging_app(),
         files_app(),
         htmlviewer_app(),

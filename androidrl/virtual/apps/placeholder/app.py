@@ -27,11 +27,7 @@ class PlaceholderActivity(Activity):
 
 
 #: (package, main activity class, label, glyph, colour) of the stand-in stock apps.
-STOCK_APPS = (
-    ("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),
-    ("com.android.contacts", "com.android.contacts.activities.PeopleActivity", "Contacts", "P", (251, 140, 0)),
-    ("com.android.dialer", "com.android.dialer.main.impl.MainActivity", "Phone", "D", (15, 157, 88)),
-)
+STOCK_APPS = (("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),)
 
 
 def placeholder_apps() -> list[App]:
