@@ -171,7 +171,7 @@ def test_sending_a_text_in_a_conversation_writes_a_sent_row_with_the_phones_time
     sent = rows(device, "content://sms/sent", f"address='{ALICE}'")
     assert [(r["body"], r["type"], r["date"]) for r in sent] == [("Sure, 1pm", "2", str(clock.now_ms()))]
     assert texts(device, "message_text") == ["Lunch tomorrow?", "Sure, 1pm"]
-    assert nodes(device, resource_id=RID + "compose_message_text")[0].text == ""
+    assert nodes(device, resource_id=RID + "compose_message_text")[0].text == "Send message"  # (empty: its hint)
     assert "UI initiated message sending in conversation" in sh(device, "logcat -d -s MessagingApp")
 
 
@@ -280,12 +280,11 @@ def test_add_contact_offers_the_unknown_number(device):
     tap_node(device, content_desc="Add contact")
     assert nodes(device, resource_id="android:id/alertTitle")[0].text == "Add to Contacts?"
     assert texts(device, "participant_name") == [STRANGER]
-    tap_node(device, text="Add Contact")  # Contacts gets INSERT_OR_EDIT (or INSERT) with the number, if it takes it
-    log = sh(device, "logcat -d -s MessagingApp")
-    if "com.android.contacts" in foreground(device):
-        assert f"Add contact {STRANGER}" in log
-    else:
-        assert f"No activity found to add contact {STRANGER}" in log
+    tap_node(device, text="Add Contact")  # Contacts' "Add to contact" takes INSERT_OR_EDIT with the number
+    assert "com.android.contacts.activities.ContactSelectionActivity" in foreground(device)
+    assert f"Add contact {STRANGER}" in sh(device, "logcat -d -s MessagingApp")
+    tap_node(device, text="Create new contact")
+    assert nodes(device, text=STRANGER, class_name="android.widget.EditText")  # the editor, prefilled
 
 
 # ---------------------------------------------------------------------------- messages: forward, copy, delete
@@ -330,6 +329,9 @@ def test_deleting_one_message(device):
     [
         "am start -a android.intent.action.SENDTO -d smsto:5550142 --es sms_body 'On my way'",
         "am start -a android.intent.action.VIEW -d 'sms:%2B15550142?body=On%20my%20way'",
+        # Contacts' Text (Uri.fromParts: encoded) and the call log's (Uri.parse: the number as it is)
+        "am start -a android.intent.action.SENDTO -d smsto:%2B1%20555-0142 --es sms_body 'On my way'",
+        "am start -a android.intent.action.SENDTO -d 'sms:+1 555-0142' --es sms_body 'On my way'",
     ],
 )
 def test_sendto_and_view_open_the_conversation_with_the_body(device, command):
@@ -352,14 +354,14 @@ def test_send_of_text_plain_picks_a_conversation(device):
 
 def test_sendto_without_a_recipient_opens_the_picker(device):
     sh(device, "am start -a android.intent.action.SENDTO -d smsto: --es sms_body Hi")
-    assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == ""
+    assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == "To"  # (empty: its hint)
 
 
 @pytest.mark.parametrize("extra", ["--es conversation_id nope", "--ei conversation_id 999", "--esn destination"])
 def test_a_conversation_id_that_names_none_opens_the_picker(device, extra):
     sh(device, f"am start -n {PKG}/.ui.conversation.ConversationActivity {extra}")
     assert "ConversationActivity" in foreground(device)
-    assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == ""
+    assert nodes(device, resource_id=RID + "recipient_text_view")[0].text == "To"  # (empty: its hint)
 
 
 def test_an_intent_of_another_scheme_is_not_messagings(device):

@@ -11,6 +11,7 @@ import pytest
 from androidrl.device.virtual import VirtualDevice
 from androidrl.ui import ui_elements
 from androidrl.virtual.phone import VirtualPhone
+from androidrl.virtual.system.clock import Clock
 
 from conftest import DENSITY, HEIGHT, WIDTH, center, node_bounds, tap_node
 
@@ -134,3 +135,25 @@ def test_the_page_under_the_shade_shows_what_a_tile_changed_once_the_shade_goes(
     switch = re.search(r'text="Auto-rotate screen".*?resource-id="android:id/switch_widget"[^>]*checked="(\w+)"',
                        device.dump_ui(), re.S)  # fmt: skip
     assert switch and switch[1] == "true"
+
+
+def test_clocks_timer_notification_opens_clock_from_the_shade_and_settings_can_block_it():
+    device = VirtualDevice(VirtualPhone(WIDTH, HEIGHT, DENSITY, clock=Clock(stepped=True)), timeout=5.0)
+    extra = "android.intent.extra.alarm."
+    device.shell(f"am start -a android.intent.action.SET_TIMER --ei {extra}LENGTH 5 --ez {extra}SKIP_UI true")
+    device.shell("input keyevent HOME")
+    device.phone.clock.advance(6)  # the timer ends: Clock posts "Time's up"
+    device.shell(PULL)
+    xml = device.dump_ui()
+    assert "Time's up" in xml and 'text="Clock"' in xml  # its app's name over it
+    tap_node(device, text="Time's up")
+    assert device.phone.foreground() == ("com.android.deskclock", "com.android.deskclock.timer.ExpiredTimersActivity")
+    assert "pkg=com.android.deskclock" in sh(device, "dumpsys notification --noredact")
+    device.shell("am start -a android.settings.APP_NOTIFICATION_SETTINGS --es android.provider.extra.APP_PACKAGE "
+                 "com.android.deskclock")  # fmt: skip
+    tap_node(device, text="All Clock notifications")  # off: what it posted goes, and it posts nothing more
+    assert "pkg=com.android.deskclock" not in sh(device, "dumpsys notification --noredact")
+    device.shell(f"am start -a android.intent.action.SET_TIMER --ei {extra}LENGTH 5 --ez {extra}SKIP_UI true")
+    device.phone.clock.advance(6)
+    assert "pkg=com.android.deskclock" not in sh(device, "dumpsys notification --noredact")
+    assert "importance=NONE" in sh(device, "dumpsys notification")

@@ -82,7 +82,7 @@ def test_notes_type_literal_text_and_save(device, phone, text):
     tap_node(device, resource_id="com.androidrl.notes:id/save_button")
     xml = device.dump_ui()
     assert f'text="{xml_text}" resource-id="com.androidrl.notes:id/note_item"' in xml
-    assert 'text="" resource-id="com.androidrl.notes:id/note_input"' in xml
+    assert 'text="Write a note" resource-id="com.androidrl.notes:id/note_input"' in xml
     assert phone.apps["com.androidrl.notes"].data["notes"] == [text]
     assert not phone.fs.exists("/sdcard/pwned")
 
@@ -101,7 +101,7 @@ def test_notes_survive_force_stop_and_go_with_pm_clear(device, phone):
 def test_delete_key_and_unfocused_text(device):
     device.shell("am start -n com.androidrl.notes/.MainActivity")
     device.text("ignored")  # nothing has focus yet
-    assert 'text="" resource-id="com.androidrl.notes:id/note_input"' in device.dump_ui()
+    assert 'text="Write a note" resource-id="com.androidrl.notes:id/note_input"' in device.dump_ui()
     tap_node(device, resource_id="com.androidrl.notes:id/note_input")
     device.text("abc")
     device.key("del")

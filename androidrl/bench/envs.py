@@ -140,6 +140,20 @@ CALENDAR_MONTH = {
 }
 
 
+#: Clock's main screen (the Alarm tab with DeskClock's two alarms, cleared each episode); random taps
+#: expand alarms, flip switches, open the time picker, change tabs, start the stopwatch.
+CLOCK_ALARMS = {
+    "name": "clock-alarms",
+    "description": "Random taps on Clock's main screen (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "pm clear com.android.deskclock"},
+        {"launch": {"component": "com.android.deskclock/.DeskClock"}},
+    ],
+    "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
 def _sms(address: str, body: str, box: str = "inbox", read: int = 1) -> dict:
     """A reset step that puts a text message in the telephony provider."""
     binds = " ".join(f"--bind '{b}'" for b in (f"address:s:{address}", f"body:s:{body}", f"read:i:{read}"))
@@ -162,6 +176,19 @@ MESSAGES_LIST = {
         {"launch": {"component": "com.android.messaging/.ui.conversationlist.ConversationListActivity"}},
     ],
     "success": {"node": {"text": "never typed by chance: 0xdeadbeef"}},
+}
+
+
+#: The Phone app's Recents tab (a denser list than the Favorites it opens on), as the call log's VIEW opens it.
+PHONE_RECENTS = {
+    "name": "phone-recents",
+    "description": "Random taps on the Phone app's Recents tab (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [
+        {"shell": "am force-stop com.android.dialer"},
+        {"shell": "am start -a android.intent.action.VIEW -t vnd.android.cursor.dir/calls"},
+    ],
+    "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
 }
 
 
@@ -237,12 +264,16 @@ APP_SCREENS = (
     ("Files", _app_screen_task("files", "com.android.documentsui/.files.FilesActivity")),
     ("Camera", _app_screen_task("camera", "com.android.camera2/com.android.camera.CameraLauncher")),
     ("Gallery", _app_screen_task("gallery", "com.android.gallery3d/.app.GalleryActivity")),
+    ("Clock's alarms", CLOCK_ALARMS),
+    ("Contacts list", _app_screen_task("contacts", "com.android.contacts/.activities.PeopleActivity")),
+    ("Phone", _app_screen_task("phone", "com.android.dialer/.main.impl.MainActivity")),
+    ("Phone, Recents", PHONE_RECENTS),
     ("Settings", _app_screen_task("settings", "com.android.settings/.Settings")),
     ("Calculator", _app_screen_task("calculator", "com.android.calculator2/.Calculator")),
     ("Quick Settings", QUICK_SETTINGS),
 )
-#: What their phone holds, so the screens have something to show (files, photos).
-APP_CONTENT = {"files": 8, "photos": 6}
+#: What their phone holds, so the screens have something to show (files, photos, contacts, calls).
+APP_CONTENT = {"files": 8, "photos": 6, "contacts": 20, "calls": 10}
 
 
 def _wrapped(rounds: int, width: int, height: int, density: int) -> Figure:

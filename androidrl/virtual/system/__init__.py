@@ -9,6 +9,9 @@ Rooms:
 * ``framework/``: what apps import — ``App``, ``Activity``, ``Context``, ``Intent``, the
   display metrics (Android's ``android.app``, ``android.content``, ``android.util``).
 * ``activity_manager``, ``processes``: tasks of activities, and the processes they run in.
+* ``app_context``: the ``Context`` the apps are handed, built on the core's services.
+* ``alarm_manager``, ``broadcasts``: the alarms apps set (``dumpsys alarm``), and the broadcasts
+  (a due alarm's, ``BOOT_COMPLETED``) sent to the receivers apps declare.
 * ``packages``, ``apk``: installed packages (``pm``), and what an APK declares.
 * ``window/``: the window manager (the activity's window and the dialogs, popups, toasts and
   keyboard over it, SystemUI's bars and NotificationShade window above them: z-order, focus,
@@ -23,6 +26,6 @@ Rooms:
 * ``content/``: the content providers of the installed packages (AOSP's contacts, call log,
   SMS, calendar, alarms, MediaStore and settings providers among them) and the seeded content.
 
-New services get a module here (alarms), or a folder when they have parts
+New services get a module here, or a folder when they have parts
 (as ``content/``); what apps see of them goes into ``Context``.
 """

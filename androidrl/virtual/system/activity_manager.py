@@ -217,19 +217,22 @@ class ActivityManager:
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            if task is not None:
+            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
                 self._tasks.remove(task)
                 self._tasks.append(task)
-                if task[0].cls == cls and intent.action in (None, ACTION_MAIN):
-                    self._on_change()
-                    return "brought-to-front"
+                self._on_change()
+                return "brought-to-front"
             activity = self._create(app, cls, intent)
-            if not activity.finishing:  # finish() in onCreate: it never shows (a trampoline that started another)
+            # finish() in onCreate (a Theme.NoDisplay trampoline): it never shows and leaves the tasks
+            # as they were; what it started came forward itself.
+            if not activity.finishing:
                 if task is not None and task in self._tasks:
+                    self._tasks.remove(task)
+                    self._tasks.append(task)
                     task.append(activity)
                 else:
                     self._tasks.append(self._new_task(activity))
-            elif not self._tasks:
+            elif not self._tasks:  # (it left no task at all: home)
                 self.go_home()
             self._on_change()
             return "started"

@@ -5,7 +5,8 @@ file system, radios, display metrics, power, the package and activity managers, 
 and input dispatch — and answers for them as one phone (thin methods that hand each call to the part
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
-the system only through their :class:`~androidrl.virtual.system.framework.app.Context`.
+the system only through their :class:`~androidrl.virtual.system.framework.app.Context`
+(:func:`~androidrl.virtual.system.app_context.app_context` builds it on the core's services).
 
 Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
 and the caller's thread can use the same phone.
@@ -23,15 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
+from androidrl.virtual.system.alarm_manager import AlarmManager
+from androidrl.virtual.system.app_context import app_context
+from androidrl.virtual.system.broadcasts import Broadcasts
 from androidrl.virtual.system.clipboard import Clipboard
-from androidrl.virtual.system.clock import DEFAULT_TIMEZONE, Clock
+from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
-from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.content import ProviderError
-from androidrl.virtual.system.framework.intent import Intent
+from androidrl.virtual.system.framework.intent import ACTION_BOOT_COMPLETED, Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
-from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY, VirtualFileSystem
 from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
@@ -133,6 +136,8 @@ class PhoneCore:
         log: The log buffers (``logcat``).
         processes: The process table (``ps``, ``pidof``).
         content: The content providers of the installed packages (``content``; apps' ``context.content``).
+        alarm_manager: The alarms apps set (``dumpsys alarm``), delivered to their receivers when due.
+        broadcasts: Sends broadcasts (the alarms', ``BOOT_COMPLETED``) to the receivers apps declare.
     """
 
     def __init__(
@@ -182,10 +187,11 @@ class PhoneCore:
             files=self.fs,
             settings=self.settings,
         )
+        self.alarm_manager = AlarmManager(self.clock, on_change=self.invalidate)
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
-            stop=lambda package: self.activities.force_stop(package),
+            stop=lambda package: self.force_stop(package),
             on_change=self._packages_changed,
             app_from_apk=app_from_apk,
             on_clear=self._cleared,
@@ -194,19 +200,7 @@ class PhoneCore:
         self.clipboard = Clipboard()
         self.notifications = NotificationManager(self.invalidate, uid_of=lambda package: self.processes.uid(package))
         self.lock_settings = LockSettings(on_change=self.invalidate)
-        context = Context(
-            apps=self.apps, metrics=self.metrics, radios=self.radios, getprop=self.getprop,
-            start_activity=self.start_activity, finish_activity=self.finish_activity, invalidate=self.invalidate,
-            next_seed=self.next_seed, content=self.content.resolver, log=self.app_log, clipboard=self.clipboard,
-            toast=lambda text, long: self.windows.toast(text, long),
-            locale=lambda: self.windows.configuration().locale, is_24_hour=self.is_24_hour,
-            current_time_millis=self.clock.now_ms,
-            timezone=lambda: self.getprop("persist.sys.timezone") or DEFAULT_TIMEZONE,
-            storage=SharedStorage(self.fs, self.content.resolver), local_time=self.local_time,
-            set_locale=self.set_locale, force_stop=self.force_stop, clear_data=self.packages.clear_data,
-            uninstall=self.packages.uninstall, running=lambda package: self.processes.pid(package) is not None,
-            notifications=self.notifications, lock_settings=self.lock_settings,
-        )  # fmt: skip
+        context = app_context(self)
         self.activities = ActivityManager(
             self.packages,
             home,
@@ -218,6 +212,7 @@ class PhoneCore:
             sdk=sdk,
             content_type=self._content_type,
         )
+        self.broadcasts = Broadcasts(self.packages, self.processes, self.alarm_manager, context, lock=self.lock)
         self.keyguard = Keyguard(self.lock_settings, on_change=self.invalidate)
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
         self.status_bar = StatusBar(on_change=self.invalidate)
@@ -230,7 +225,7 @@ class PhoneCore:
             self.notifications,
             QuickSettings(self.settings, self.radios, log=self._radio_log),
             self.settings,
-            local_time=lambda: self.clock.local(timezone=self.getprop("persist.sys.timezone")),
+            local_time=self.local_time,
             language=lambda: self.windows.configuration().language,
             start_activity=self.start_activity,
             app_label=lambda package: self.apps[package].label if package in self.apps else package,
@@ -244,7 +239,10 @@ class PhoneCore:
         self.windows = WindowManager(
             self.metrics, self.activities, self.clock, self.settings, self.props, self.ime, bars, shade, lock=self.lock
         )
-        self.display = Display(self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock)
+        deliver = self.broadcasts.deliver_alarms  # (before each frame: what went off shows on it)
+        self.display = Display(
+            self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock, before_frame=deliver
+        )
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
         self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
         self.evdev = InputDevices(self.input, self.metrics)
@@ -294,7 +292,7 @@ class PhoneCore:
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
         "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
-        "status_bar", "lock_settings",
+        "status_bar", "lock_settings", "alarm_manager",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -367,16 +365,19 @@ class PhoneCore:
         return {id(obj): obj for obj in keep}
 
     def _boot(self) -> None:
-        """What a boot resets: the running activities, the uptime, the screen and the notifications.
+        """What a boot resets: the running activities, the uptime, the screen, the notifications and the alarms.
 
-        Data, settings and files survive. The phone comes up awake and unlocked.
+        Data, settings and files survive. The phone comes up awake and unlocked, and sends
+        ``BOOT_COMPLETED`` (apps set their alarms again).
         """
         self.clock.boot()
+        self.alarm_manager.clear()
         self.activities.boot()
         self.wakefulness.wake_up()
         self.keyguard.unlocked_by_boot()
         self.status_bar.collapse()
         self.notifications.cancel_all()
+        self.broadcasts.send(Intent(action=ACTION_BOOT_COMPLETED))
 
     # ------------------------------------------------------------------ properties
 
@@ -450,17 +451,12 @@ class PhoneCore:
         self.invalidate()  # (persist.sys.locale changes what apps draw)
         return True
 
-    def set_locale(self, tag: str) -> None:
-        """``LocalePicker.updateLocales``: ``persist.sys.locale`` and ``system system_locales`` (ATMS)."""
-        self.props["persist.sys.locale"] = tag
-        self.settings.put("system", "system_locales", tag)
-
     def is_24_hour(self) -> bool:
         """``DateFormat.is24HourFormat``: ``settings system time_12_24``, else what the locale uses."""
         setting = self.settings.get("system", "time_12_24")
         if setting in ("12", "24"):
             return setting == "24"
-        language, _, region = self.windows.configuration().locale.replace("_", "-").partition("-")
+        language, _, region = self.windows.locale().replace("_", "-").partition("-")
         return not (language == "en" and region.upper() in ("", "US", "CA", "AU", "NZ", "PH", "IN"))
 
     def local_time(self, ms: int | None = None) -> dt.datetime:
@@ -536,8 +532,10 @@ class PhoneCore:
         self.activities.finish_activity(activity)
 
     def force_stop(self, package: str) -> None:
-        """Kill every task of ``package`` (``am force-stop``); its saved data stays."""
+        """Kill every task of ``package`` (``am force-stop``): its alarms and notifications go, its saved data stays."""
         self.activities.force_stop(package)
+        self.alarm_manager.remove_package(package)
+        self.notifications.cancel_package(package)
 
     # ------------------------------------------------------------------ input
 

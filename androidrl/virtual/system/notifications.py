@@ -90,6 +90,11 @@ class NotificationManager:
             self._posted.clear()
             self._changed()
 
+    def cancel_package(self, package: str) -> None:
+        """Take away every notification of ``package`` (it was force-stopped: ``cancelAllNotificationsInt``)."""
+        for key in [key for key, n in self._posted.items() if n.package == package]:
+            self.cancel(key)
+
     def active(self) -> list[Notification]:
         """The posted notifications, oldest first."""
         return list(self._posted.values())
@@ -128,6 +133,42 @@ class NotificationManager:
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change()
+
+
+class AppNotifications:
+    """What an app's ``NotificationManager`` does: post and cancel its own notifications (without a tag).
+
+    Settings, a system app, also reads and switches whether a package may post (the per-app switch).
+
+    Args:
+        manager: The phone's notifications.
+        uid_of: A package's uid.
+        now: The wall time, in seconds (a notification's ``when``).
+    """
+
+    def __init__(self, manager: NotificationManager, uid_of: Callable[[str], int], now: Callable[[], float]) -> None:
+        self._manager, self._uid_of, self._now = manager, uid_of, now
+
+    def notify(self, package: str, id: int, title: str, text: str, opens: str = "") -> None:
+        """``notify(id, notification)``: post or update the package's notification ``id``; a tap opens ``opens``."""
+        uid = self._uid_of(package)
+        self._manager.post(Notification(package, uid, id, "null", title, text, "", self._now(), opens))
+
+    def cancel(self, package: str, id: int) -> bool:
+        """``cancel(id)``: take the package's notification ``id`` away; whether it was there."""
+        return self._manager.cancel(Notification(package, self._uid_of(package), id, "null", "", "").key)
+
+    def enabled_for_package(self, package: str) -> bool:
+        """``areNotificationsEnabledForPackage``: whether ``package`` may post."""
+        return self._manager.enabled_for_package(package)
+
+    def set_enabled_for_package(self, package: str, enabled: bool) -> None:
+        """``setNotificationsEnabledForPackage``: allow or block ``package`` (blocking cancels what it posted)."""
+        self._manager.set_enabled_for_package(package, enabled)
+
+    def get(self, package: str, id: int) -> Notification | None:
+        """The package's notification ``id`` if posted (``getActiveNotifications``)."""
+        return self._manager.get(Notification(package, self._uid_of(package), id, "null", "", "").key)
 
 
 #: The shade's states: closed, pulled down to the notifications, or all the way to quick settings.

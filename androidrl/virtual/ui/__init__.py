@@ -3,8 +3,9 @@
 ``views`` holds the view tree — widget look-alikes with the attributes ``uiautomator``
 reports, their layout and hit testing; ``controls`` the selection and navigation widgets
 (CheckBox, RadioGroup, SeekBar, tabs, bottom navigation, swipe-to-dismiss); ``scroll`` a
-list's fling and edge glow; ``text`` editable text with its clipboard toolbar; ``window``
-the windows an activity shows over its own, and ``dialogs``, ``time_picker``,
+list's fling and edge glow; ``recycler`` a long list that makes only the rows on screen;
+``text`` editable text with its clipboard toolbar; ``window`` the windows an activity shows
+over its own, and ``dialogs``, ``time_picker``,
 ``date_picker`` and ``notices`` (snackbar, toast) the framework's; ``keyboard`` the soft
 keyboard's look; ``widgets`` composes views into the Material pieces apps share (app bar,
 list rows, text field, buttons); ``image`` shows image files (each size decoded once);

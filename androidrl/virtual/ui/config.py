@@ -4,11 +4,12 @@ The window manager applies the phone's configuration around each build, layout a
 (:func:`applied`), as Android hands every view its context's ``Resources``, and views read it
 with :func:`current`: the dark theme maps the palette (``render.night``), the framework's own
 strings (dialog buttons, "More options", the pickers) come in the locale's language
-(:func:`framework_string`), and what moves on the clock (a fling, an edge glow) reads the
-frame's time and says how long it moves (:func:`animate_until`). (The font scale reaches
-layout through the ``scale`` it is given, a :class:`~androidrl.virtual.ui.views.Density`, so
-sp text sizes scale.) It is thread-local, as Android's animation clock is, so phones on other
-threads draw in their own configuration.
+(:func:`framework_string`), and what moves on the clock (a fling, an edge glow, a clock's
+digits) reads the frame's time and says how long it moves (:func:`animate_until`) or when it
+changes next (:func:`redraw_at`). (The font scale reaches layout through the ``scale`` it is
+given, a :class:`~androidrl.virtual.ui.views.Density`, so sp text sizes scale.) It is
+thread-local, as Android's animation clock is, so phones on other threads draw in their own
+configuration.
 """
 
 from __future__ import annotations
@@ -87,12 +88,12 @@ class _Applied:
         self.config = config
 
     def __enter__(self) -> Configuration:
-        self.before = getattr(_local, "config", DEFAULT), getattr(_local, "until", -math.inf)
-        _local.config, _local.until = self.config, -math.inf
+        self.before = getattr(_local, "config", DEFAULT), getattr(_local, "until", -math.inf), redraw_time()
+        _local.config, _local.until, _local.wake = self.config, -math.inf, math.inf
         return self.config
 
     def __exit__(self, *exc: object) -> None:
-        _local.config, _local.until = self.before
+        _local.config, _local.until, _local.wake = self.before
 
 
 def animate_until(time: float) -> None:
@@ -107,6 +108,20 @@ def animate_until(time: float) -> None:
 def animating_until() -> float:
     """The latest time a view of the frame being built moves until (-inf: nothing moves)."""
     return getattr(_local, "until", -math.inf)
+
+
+def redraw_at(time: float) -> None:
+    """Say that what the frame shows changes at ``time`` (a clock's next minute, a timer's next second).
+
+    The screen is composed again then, once (``postInvalidateDelayed``).
+    """
+    if time > current().time:
+        _local.wake = min(redraw_time(), time)
+
+
+def redraw_time() -> float:
+    """The earliest time a view of the frame being built asked to be drawn again at (inf: none)."""
+    return getattr(_local, "wake", math.inf)
 
 
 # Framework strings (frameworks/base core/res/res/values/strings.xml and values-de/strings.xml).

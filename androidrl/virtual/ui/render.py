@@ -483,6 +483,7 @@ def _glyph_run(
     return mask, (x0 - shift, y0)
 
 
+#: Characters the bundled font lacks, drawn as a lookalike it has (U+2212 minus, the calculator's operators, icons).
 _LOOKALIKES = str.maketrans(
     {"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": ".", "−": "-", "×": "x", "÷": "/",
      "⚙": "*", "⌫": "<", "↵": ">"}
@@ -493,13 +494,15 @@ _LOOKALIKES = str.maketrans(
 def _drawable(text: str) -> str:
     """``text`` in the characters the bundled font has: accents dropped (ä -> a), a few lookalikes.
 
+    Format characters (a left-to-right mark) draw as nothing, as on Android.
+
     Pillow's bundled font is the same on every machine (frames are reproducible) but has
     ASCII only; the UI dump keeps the real text.
     """
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
 
 
 def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:

@@ -2,7 +2,9 @@
 
 One line, no indentation, Android's XML header, attributes in Android's order, only
 nodes that are visible to the user, bounds clipped to the screen, ``index`` counting
-every child (shown or not), and ``NAF="true"`` on clickable nodes with no text at all.
+every child (shown or not), ``NAF="true"`` on clickable nodes with no text at all, and an
+empty field's hint as its text (``TextView.getTextForAccessibility`` gives the hint when the
+text is empty; a password field gives neither).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def _values(view: View, index: int, package: str) -> tuple[bool, list[str]]:
     left, top, right, bottom = view.visible
     return _naf(view), [
         str(index),
-        _clean("•" * len(view.text) if view.password else view.text),
+        _clean("•" * len(view.text) if view.password else view.text or view.hint),
         _clean(view.resource_id),
         view.cls,
         package,
@@ -91,7 +93,7 @@ def _naf(view: View) -> bool:
     return (
         view.clickable
         and view.enabled
-        and not view.text
+        and not (view.text or view.hint)
         and not view.content_desc
         and not view.cls.endswith(_NAF_EXEMPT)
         and not _has_text_below(view)

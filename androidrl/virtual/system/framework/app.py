@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from androidrl.virtual.system.alarm_manager import AlarmManager
 from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.framework.content import ContentProvider, ContentResolver
 from androidrl.virtual.system.framework.intent import (
@@ -27,7 +28,7 @@ from androidrl.virtual.system.framework.intent import (
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.lock_settings import LockSettings
-from androidrl.virtual.system.notifications import NotificationManager
+from androidrl.virtual.system.notifications import AppNotifications, NotificationManager
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
@@ -60,6 +61,15 @@ class Context:
         storage: Shared storage, ``/sdcard`` (``java.io.File`` with "All files access"), or None on a
             phone without one.
         local_time: A time in milliseconds (default: now) as an aware local time in the phone's time zone.
+        elapsed_realtime: The time since boot in ms (``SystemClock.elapsedRealtime``), from the phone's clock:
+            what a timer or a stopwatch counts on (``config.redraw_at`` takes this time in seconds).
+        alarms: The alarm manager (``AlarmManager``): ``alarms.set(package, type, when, action,
+            extras, alarm_clock=...)`` sends ``action`` to the package's receiver at ``when``.
+        notifications: An app's ``NotificationManager``: ``notifications.notify(package, id, title,
+            text, opens)`` posts or updates its notification ``id`` (a tap starts ``opens``, a
+            ``pkg/cls``), ``notifications.cancel(package, id)`` takes it away; Settings'
+            ``enabled_for_package(package)`` and ``set_enabled_for_package(package, enabled)`` say and
+            switch whether a package may post (``INotificationManager.setNotificationsEnabledForPackage``).
         set_locale: ``set_locale(tag)`` makes ``tag`` the system language (``LocalePicker.updateLocales``:
             ``persist.sys.locale`` and ``system system_locales``).
         force_stop: ``force_stop(package)`` kills its tasks and process (``ActivityManager.forceStopPackage``).
@@ -67,8 +77,6 @@ class Context:
             (``ActivityManager.clearApplicationUserData``); False for an unknown package.
         uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
         running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
-        notifications: The notification manager (``INotificationManager``): what is posted, and which
-            packages may post (``setNotificationsEnabledForPackage``).
         lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
     """
 
@@ -92,12 +100,16 @@ class Context:
     local_time: Callable[..., dt.datetime] = lambda ms=None: dt.datetime.fromtimestamp(
         (ms or 0) / 1000, dt.timezone.utc
     )
+    elapsed_realtime: Callable[[], int] = lambda: 0
+    alarms: AlarmManager = field(default_factory=AlarmManager)
+    notifications: AppNotifications = field(
+        default_factory=lambda: AppNotifications(NotificationManager(), lambda package: 10000, lambda: 0.0)
+    )
     set_locale: Callable[[str], None] = lambda tag: None
     force_stop: Callable[[str], None] = lambda package: None
     clear_data: Callable[[str], bool] = lambda package: False
     uninstall: Callable[[str], None] = lambda package: None
     running: Callable[[str], bool] = lambda package: False
-    notifications: NotificationManager = field(default_factory=NotificationManager)
     lock_settings: LockSettings = field(default_factory=LockSettings)
 
 
@@ -118,7 +130,8 @@ class Activity:
     windows: list[Window]
     #: The snackbar at the bottom of its window, if one shows.
     snackbar: Snackbar | None = None
-    #: Set by :meth:`finish` (``isFinishing``); one that finishes in :meth:`on_create` never shows.
+    #: Set by :meth:`finish`: an activity that finishes in :meth:`on_create` (a ``Theme.NoDisplay``
+    #: trampoline such as DeskClock's HandleApiCalls) never shows.
     finishing: bool = False
 
     def log(self, tag: str, message: str) -> None:
@@ -202,21 +215,10 @@ class Activity:
     def string(self, key: str, *args: Any) -> str:
         """The app's string ``key`` in the phone's locale (``getString``), formatted with ``args``.
 
-        The app's table (:attr:`App.strings`) is looked up by the locale's language, falling
-        back to its default ("" key) as Android falls back to ``values/``.
-
         Raises:
             KeyError: The app has no string of that name.
         """
-        tables = self.app.strings
-        language = self.context.locale().replace("_", "-").split("-")[0].lower()
-        text = tables.get(language, {}).get(key)
-        if text is None:
-            default = tables.get("", {})
-            if key not in default:
-                raise KeyError(f"{self.app.package} has no string {key!r}")
-            text = default[key]
-        return text.format(*args) if args else text
+        return self.app.string(self.context.locale(), key, *args)
 
 
 @dataclass
@@ -239,6 +241,9 @@ class App:
             system makes one of each while the package is installed, and ``pm clear`` wipes them.
         strings: The app's string table: language ("" for the default, ``de``...) -> key -> text
             (Android's ``res/values*/strings.xml``), read with :meth:`Activity.string`.
+        receivers: Its broadcast receivers (``<receiver>`` with an intent filter): action ->
+            ``receiver(context, app, intent)``, a module-level function (the alarms it set with
+            ``context.alarms`` are delivered to it, and ``android.intent.action.BOOT_COMPLETED`` at boot).
     """
 
     package: str
@@ -253,6 +258,7 @@ class App:
     filters: tuple[IntentFilter, ...] = ()
     providers: tuple[type[ContentProvider], ...] = ()
     strings: dict[str, dict[str, str]] = field(default_factory=dict)
+    receivers: dict[str, Callable[[Context, App, Intent], None]] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> App:
         """A copy for a snapshot: its own data; the manifest (activities, filters, providers...) shared."""
@@ -260,6 +266,24 @@ class App:
         memo[id(self)] = clone
         clone.data = copy.deepcopy(self.data, memo)
         return clone
+
+    def string(self, locale: str, key: str, *args: Any) -> str:
+        """Its string ``key`` in ``locale`` (``Resources.getString``), formatted with ``args``.
+
+        The table (:attr:`strings`) is looked up by the locale's language, falling back to its
+        default ("" key) as Android falls back to ``values/``.
+
+        Raises:
+            KeyError: The app has no string of that name.
+        """
+        language = locale.replace("_", "-").split("-")[0].lower()
+        text = self.strings.get(language, {}).get(key)
+        if text is None:
+            default = self.strings.get("", {})
+            if key not in default:
+                raise KeyError(f"{self.package} has no string {key!r}")
+            text = default[key]
+        return text.format(*args) if args else text
 
     def intent_filters(self) -> list[IntentFilter]:
         """Every filter its activities have: the launcher activity's (MAIN), ``actions``', then ``filters``."""

@@ -148,6 +148,7 @@ class InputDispatcher:
             if code == KEYCODE_HOME:
                 self.activities.go_home()
             elif code == KEYCODE_BACK:
+                self.display.refresh()  # the windows as they are now (an activity that finished took its keyboard)
                 top = self.activities.top_activity
                 if not self.display.window_manager.back() and not top.on_back():
                     self.activities.finish_activity(top)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import struct
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from PIL import Image
@@ -38,6 +38,7 @@ class Display:
         wakefulness: A sleeping screen is black.
         props: System properties (the SDK level decides ``screencap``'s raw header).
         lock: The phone's lock, held while the window is read.
+        before_frame: Runs before the screen is looked at (the alarm manager delivers what is due).
     """
 
     def __init__(
@@ -48,8 +49,10 @@ class Display:
         props: Mapping[str, str],
         *,
         lock: threading.RLock,
+        before_frame: Callable[[], None] | None = None,
     ) -> None:
         self.metrics = metrics
+        self._before_frame = before_frame
         self.window_manager = window_manager
         self.wakefulness = wakefulness
         self._props = props
@@ -69,6 +72,8 @@ class Display:
 
     def refresh(self) -> None:
         """Rebuild and lay out the windows in front if something invalidated them or moved on."""
+        if self._before_frame is not None:
+            self._before_frame()
         if not self._dirty and not self.window_manager.due():
             return
         composition = self.window_manager.compose()

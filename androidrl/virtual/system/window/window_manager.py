@@ -132,7 +132,7 @@ class WindowManager:
         raw = (
             self.settings.get("system", "font_scale"),
             self.settings.get("secure", "ui_night_mode"),
-            self.props.get("persist.sys.locale") or self.props.get("ro.product.locale") or "en-US",
+            self.locale(),
         )
         if raw != self._raw_configuration[0]:  # (parsed once per change: this runs every frame and event)
             try:
@@ -141,6 +141,10 @@ class WindowManager:
                 font_scale = 1.0  # a value Android could not parse either: the default
             self._raw_configuration = (raw, (font_scale, raw[1] == "2", raw[2]))
         return Configuration(*self._raw_configuration[1], self.clock.uptime())
+
+    def locale(self) -> str:
+        """The locale (``persist.sys.locale``), without the rest of the configuration (apps ask it for every string)."""
+        return self.props.get("persist.sys.locale") or self.props.get("ro.product.locale") or "en-US"
 
     def frame(self) -> AbstractContextManager[Configuration]:
         """A context for an input event's callbacks: the phone's configuration (a fling starts at its time)."""
@@ -247,7 +251,7 @@ class WindowManager:
                 keyboard, keyboard_ops = self.ime.window()
                 ops += keyboard_ops
                 hit.insert(0, keyboard)
-            self._wake = min(self._snackbar_end(activity), self._toast_end())
+            self._wake = min(self._snackbar_end(activity), self._toast_end(), config.redraw_time())
             self._composed_at, self._moving_until = now, config.animating_until()
         apps = night(tuple(ops)) if configuration.night else tuple(ops)  # (SystemUI's windows keep their colours)
         return apps, tuple(hit), focus_root, activity.app.package

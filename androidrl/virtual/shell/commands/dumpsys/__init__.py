@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from androidrl.virtual.shell.commands.dumpsys.activity import dump_activity
+from androidrl.virtual.shell.commands.dumpsys.alarm import dump_alarm
 from androidrl.virtual.shell.commands.dumpsys.services import (
     dump_battery,
     dump_bluetooth,
@@ -52,6 +53,7 @@ class Service:
 #: system_server registers them at (ActivityManagerService.setSystemProcess, SystemServer).
 SERVICES: dict[str, Service] = {
     "activity": Service(CRITICAL | NORMAL, dump_activity),
+    "alarm": Service(DEFAULT, dump_alarm),
     "battery": Service(DEFAULT, dump_battery),
     "bluetooth_manager": Service(DEFAULT, dump_bluetooth),
     "connectivity": Service(HIGH | NORMAL, dump_connectivity),
