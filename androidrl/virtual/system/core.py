@@ -217,7 +217,9 @@ class PhoneCore:
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
         self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
-        bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
+        bars = SystemBars(
+            self.metrics, self.radios, lambda code: self.input.press_key(code), self.local_time, self.is_24_hour
+        )
         shade = NotificationShade(
             self.metrics,
             self.keyguard,
