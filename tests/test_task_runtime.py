@@ -206,6 +206,14 @@ def test_the_reset_guard_redraws_until_the_goal_does_not_hold_then_gives_up():
         always.reset(seed=0)
 
 
+def test_times_drawn_from_the_phones_clock_are_those_of_the_start_snapshot():
+    env = env_for({"params": {"texts": {"messages": {"count": 1, "within_days": [0, 0]}}}})
+    _, info = env.reset(seed=0)
+    for _ in range(7):  # the phone's clock moves on with every step
+        env.step(EnvAction())
+    assert env.reset(seed=0)[1]["params"] == info["params"]
+
+
 @pytest.mark.parametrize(
     ("mode", "success_reward", "failure_reward"), [("binary", 1.0, -1.0), ("time", 1 - 0.5 * 2 / 10, -1.0)]
 )

@@ -180,6 +180,19 @@ DECLARED_NEEDS = {
     "notes-word": ["ui"],
     "find-about-phone": ["ui"],
     "wifi-on-logged": ["ui", "shell", "foreground", "logcat"],  # (shell: its side-effect check)
+    # Messages and its flows: providers through `content` (shell), sub-goals on the screen (ui)
+    "open-conversation": ["ui", "shell", "foreground"],
+    "swipe-archive-conversation": ["ui", "shell"],
+    "sms-compose": ["ui", "shell"],
+    "delete-conversation": ["ui", "shell"],
+    "text-contact-number": ["ui", "shell"],
+    "reply-to-sender": ["ui", "shell"],
+    "save-sender-as-contact": ["ui", "shell", "foreground"],
+    "forward-message": ["ui", "shell", "foreground"],
+    "contact-then-text": ["ui", "shell"],
+    "call-then-text": ["ui", "shell"],
+    "message-to-note": ["ui", "shell", "foreground"],
+    "note-to-message": ["ui", "shell"],
 }
 
 

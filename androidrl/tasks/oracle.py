@@ -10,7 +10,7 @@
       - slide: {on: {class: android.widget.SeekBar}, fraction: 0.7}
       - swipe: {direction: up}                         # the finger's way; ``on`` a node, or the screen
       - key: enter                                     # back | home | enter
-      - wait: {until: {node: {text: Done}}, max_steps: 5}
+      - wait: {until: {node: {text: Done}}, max_steps: 5}  # (no until: a pause of max_steps)
       - if: {node: {text: Allow}}
         then: [{tap: {text: Allow}}]
         else: []
@@ -58,9 +58,13 @@ class Slide(Model):
 
 
 class OracleWait(Model):
-    """Do nothing until ``until`` holds (at most ``max_steps`` steps)."""
+    """Do nothing until ``until`` holds (at most ``max_steps`` steps); without ``until``, ``max_steps`` steps.
 
-    until: ConditionField
+    A pause lets a list that a swipe flung come to rest: the screen read right after a swipe shows
+    it where the finger left it, and a tap one step later lands where the fling took it.
+    """
+
+    until: ConditionField | None = None
     max_steps: int = Field(default=10, ge=1, le=1000)
 
 
@@ -249,6 +253,10 @@ class OracleRun:
         yield Intent("key", text=step.key)
 
     def _wait(self, step: OracleStep) -> Iterator[Intent]:
+        if step.wait.until is None:
+            for _ in range(step.wait.max_steps):
+                yield Intent("wait")
+            return
         for _ in range(step.wait.max_steps):
             if self._holds(step.wait.until):
                 return
