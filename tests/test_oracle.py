@@ -124,15 +124,17 @@ def test_an_oracle_that_cannot_go_on_says_why(oracle, message):
 def test_long_press_slide_and_typing_map_onto_the_wrappers():
     env = elements(spec_task([{"long_press": {"text": "Clock"}}], success={"node": {"text": "Never"}}, reset=["home"]))
     env.reset(seed=0)
-    (action,) = to_actions(env, Intent("long_press", _target(env, "Clock")))
-    env.step(action)
-    clock = next(e for e in env.elements if e.text == "Clock")
-    assert env.unwrapped.last_action.action_type == T.USER_LONGPRESS
-    assert tuple(env.unwrapped.last_action.coord) == clock.center
+    target = _target(env, "Clock")
     with pytest.raises(ValueError, match="ElementAction types field values only"):
         to_actions(env, Intent("type", text="hello"))
     with pytest.raises(ValueError, match="ElementAction masks slide_30 on 'Clock'"):
-        to_actions(env, Intent("slide", _target(env, "Clock"), fraction=0.3))  # not a SeekBar
+        to_actions(env, Intent("slide", target, fraction=0.3))  # not a SeekBar
+    (action,) = to_actions(env, Intent("long_press", target))
+    clock = next(e for e in env.elements if e.text == "Clock")
+    env.step(action)  # (the launcher's long-press popup opens: App info)
+    assert [e.text for e in env.elements if e.text] == ["App info"]
+    assert env.unwrapped.last_action.action_type == T.USER_LONGPRESS
+    assert tuple(env.unwrapped.last_action.coord) == clock.center
     box = BoxAction(android(None), types=["tap", "back"])
     box.reset(seed=0)
     track = Target((20, 300, 340, 340), "volume", "android.widget.SeekBar")
