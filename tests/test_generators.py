@@ -169,6 +169,18 @@ def test_people_include_a_person_who_sends_each_message_with_a_given_body_or_get
     assert {m["type"] for m in values["texts"]} == {1} and [c["number"] for c in values["rings"]] == phones
 
 
+def test_calls_are_all_of_one_type_when_asked():
+    values = draw(
+        {
+            "who": {"people": {"count": 2}},
+            "missed": {"calls": {"count": 5, "from": "who", "type": 3}},
+            "mixed": {"calls": {"count": 30, "from": "who"}},
+        }
+    )
+    assert [c["type"] for c in values["missed"]] == [3] * 5
+    assert {c["type"] for c in values["mixed"]} == {1, 2, 3}
+
+
 def test_generator_arguments_are_checked_with_their_key_paths():
     bad = [
         ({"t": {"time": {"hours": [9, 30]}}}, "params.t.time.hours[1]: Input should be less than or equal to 23"),
@@ -182,6 +194,7 @@ def test_generator_arguments_are_checked_with_their_key_paths():
         ({"c": {"choice": ["a"], "split": {"test": ["z"]}}}, "params.c: split.test: none of ['z'] is a choice"),
         ({"x": {"number": {"range": [0, 1e9], "step": 0.5}}}, "params.x.number: range / step allows more than"),
         ({"m": {"messages": {"each": 2}}}, "params.m.messages: each needs from"),
+        ({"c": {"calls": {"type": 9}}}, "params.c.calls.type: Input should be less than or equal to 7"),
     ]
     for params, message in bad:
         with pytest.raises(TaskError) as info:

@@ -206,12 +206,14 @@ def test_the_reset_guard_redraws_until_the_goal_does_not_hold_then_gives_up():
         always.reset(seed=0)
 
 
-def test_times_drawn_from_the_phones_clock_are_those_of_the_start_snapshot():
-    env = env_for({"params": {"texts": {"messages": {"count": 1, "within_days": [0, 0]}}}})
-    _, info = env.reset(seed=0)
-    for _ in range(7):  # the phone's clock moves on with every step
-        env.step(EnvAction())
-    assert env.reset(seed=0)[1]["params"] == info["params"]
+def test_parameters_read_the_clock_of_the_episodes_start_not_where_the_last_episode_left_it():
+    env = env_for({"params": {"calls": {"calls": {"count": 1, "within_days": [0, 0]}}}})
+    _, first = env.reset(seed=0)
+    for _ in range(5):
+        env.step(EnvAction())  # (each step moves the phone's clock)
+    assert env.device.shell("date +%s").strip() != str(first["params"]["calls"][0]["date"] // 1000)
+    _, again = env.reset(seed=0)
+    assert again["params"] == first["params"]
 
 
 @pytest.mark.parametrize(

@@ -193,6 +193,23 @@ DECLARED_NEEDS = {
     "call-then-text": ["ui", "shell"],
     "message-to-note": ["ui", "shell", "foreground"],
     "note-to-message": ["ui", "shell"],
+    # Contacts and Phone: providers (shell) for success and side effects, nodes for sub-goals
+    "dialer-tab": ["ui", "shell", "foreground"],
+    "open-contact": ["ui", "shell", "foreground"],
+    "scroll-to-contact": ["ui", "shell"],
+    "dial-number": ["ui", "shell"],
+    "search-contact": ["ui", "shell"],
+    "contact-add-email": ["ui", "shell"],
+    "contact-rename": ["ui", "shell"],
+    "contact-phone-type": ["ui", "shell"],
+    "create-contact": ["ui", "shell"],
+    "edit-contact-phone": ["ui", "shell"],
+    "delete-contact": ["ui", "shell"],
+    "star-contact": ["ui", "shell"],
+    "call-contact": ["ui", "shell"],
+    "call-back-missed": ["ui", "shell"],
+    "missed-calls-note": ["ui", "shell", "foreground"],
+    "contact-from-call-log": ["ui", "shell"],
 }
 
 

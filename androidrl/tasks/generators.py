@@ -20,9 +20,10 @@ Kinds (each a small, general library; a family that needs more gets a new genera
   ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
 * ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
 * Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
-  ``calls``, ``files`` — rows in the columns of AOSP's providers, ``include: PARAM`` putting a
-  target among the distractors; ``messages``/``calls`` ``from`` a people parameter (``each: N``:
-  N rows per person), a message's ``body`` given or a sentence, ``sent: true`` for sent texts.
+  ``calls`` (``type``: one call type for all), ``files`` — rows in the columns of AOSP's providers,
+  ``include: PARAM`` putting a target among the distractors; ``messages``/``calls`` ``from`` a people
+  parameter (``each: N``: N rows per person), a message's ``body`` given or a sentence, ``sent: true``
+  for sent texts.
 
 ``distinct_from: PARAM`` (or a list of them) keeps a value (each element, for lists) different
 from earlier parameters' values. Counts and other numbers may be placeholders of earlier
@@ -232,6 +233,8 @@ class MessagesArgs(_LogArgs):
 
 class CallsArgs(_LogArgs):
     """``calls``: call log rows (AOSP ``CallLog.Calls``)."""
+
+    type: int | None = Field(default=None, ge=1, le=7)  # CallLog.Calls.*_TYPE; None: incoming, outgoing or missed
 
 
 class FilesArgs(FilenameArgs):
@@ -461,7 +464,7 @@ def _call_row(person: dict[str, str], args: CallsArgs, draw: Draw) -> dict[str, 
     return {
         "number": person["phone"],
         "name": person["name"],
-        "type": draw.pick((1, 2, 3)),  # incoming, outgoing, missed
+        "type": args.type if args.type is not None else draw.pick((1, 2, 3)),  # incoming, outgoing, missed
         "duration": int(draw.rng.integers(0, 1200)),
         "date": _when(args, draw),
     }

@@ -181,7 +181,7 @@ class SpecTask(Task):
         now = _Clock(device)
         redraws = 0
         while True:
-            if self._start_from is not None:  # (first: the generators read the phone's clock as the snapshot has it)
+            if self._start_from is not None:  # (first: the parameters read the start's clock, not the last episode's)
                 run_step(device, Step(snapshot=self._start_from))
             values = draw_params(self.spec.params, Draw(rng, self.split, now))
             values["seed"] = int(rng.integers(0, 2**31 - 1))
