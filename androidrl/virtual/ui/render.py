@@ -266,26 +266,38 @@ class Renderer:
 
         Each changed box, widened by the margin, is its own region (boxes that overlap are
         merged), so a target that moves across the screen redraws where it was and where it
-        is, not everything between.
+        is, not everything between. Regions never overlap, so their areas add up to what is
+        redrawn; that only grows as boxes come in, so once it passes the share of a full
+        redraw the rest is not looked at (the biggest boxes come first).
         """
         m, width, height = self.MARGIN, self.width, self.height
-        regions: list[Box] = []
+        boxes = set()
         for b in _changed_boxes(self._ops, ops):
             box = (max(0, b[0] - m), max(0, b[1] - m), min(width, b[2] + m), min(height, b[3] + m))
-            if box[2] <= box[0] or box[3] <= box[1]:
-                continue  # off screen
+            if box[2] > box[0] and box[3] > box[1]:  # (else off screen)
+                boxes.add(box)
+        limit = self.FULL_REDRAW_SHARE * width * height
+        area = 0
+        regions: list[Box] = []
+        for box in sorted(boxes, key=_area, reverse=True):
             merged = True
             while merged:  # absorb every region the box overlaps
                 merged = False
                 for other in regions:
                     if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
                         regions.remove(other)
+                        area -= _area(other)
                         box, merged = _union(box, other), True
                         break
             regions.append(box)
-        if sum((r[2] - r[0]) * (r[3] - r[1]) for r in regions) > self.FULL_REDRAW_SHARE * width * height:
-            return None
+            area += _area(box)
+            if area > limit:
+                return None
         return regions
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
@@ -303,11 +315,21 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
     tail = 0
     while tail < end - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    old, new = old[head : len(old) - tail], new[head : len(new) - tail]
-    before, after = Counter(old), Counter(new)
-    gone, added = list((before - after).elements()), list((after - before).elements())
-    layers = {op[1]: op for op in gone if op[0] == "layer"}
+    counts = Counter(old[head : len(old) - tail])
+    added = []
+    for op in new[head : len(new) - tail]:  # (each op of one list matched with one equal op of the other)
+        left = counts.get(op)
+        if left:
+            counts[op] = left - 1
+        else:
+            added.append(op)
+    layers = {}
     boxes = []
+    for op, left in counts.items():  # what is left is gone
+        if left and op[0] == "layer":
+            layers[op[1]] = op
+        elif left:
+            boxes.append(op[1])
     for op in added:
         twin = layers.pop(op[1], None) if op[0] == "layer" else None
         if twin is None:
@@ -315,7 +337,7 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
         else:
             clip = op[1]
             boxes += [_clip(b, clip) for b in _changed_boxes(twin[2], op[2])]
-    boxes += [op[1] for op in gone if op[0] != "layer"] + [op[1] for op in layers.values()]
+    boxes += [op[1] for op in layers.values()]
     return [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
 
 
