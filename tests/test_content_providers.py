@@ -315,7 +315,6 @@ def test_snapshots_keep_the_providers(phone):
     assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] == ["", "", "kept"]
 
 
-
 def test_a_query_asked_again_shows_every_change_in_between(phone):
     """The content service keeps a query's answer while its provider's data stays the same: never longer."""
     contacts = f"{CONTACTS}/contacts"
