@@ -31,6 +31,7 @@ _TEXT_RUN = re.compile(r"[^\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
 _REDIR = re.compile(r"([0-9]?)(<<<|<<-|<<|>>|<&|>&|<>|>\||&>|<|>)")
 _OPS = ("&&", "||", ";;", ";&", ";|", "|&", "|", "&", ";", "(", ")", "\n")
+_OP_STARTS = frozenset(op[0] for op in _OPS)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = frozenset("@*#?-$!0123456789")
 _BRACE_OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "-", "=", "+", "?", "#", "%", "/", ":")
@@ -122,15 +123,16 @@ class Lexer:
                 self.pos = redirect.end()
                 fd = int(redirect.group(1)) if redirect.group(1) else -1
                 return Token("redir", redirect.group(2), None, fd, line)
-        if src.startswith("((", i):
-            end = self._arith_end(i + 2)
-            if end is not None:
-                self.pos = end + 2
-                return Token("arith", "((", self.text_word(src[i + 2 : end], line, arith=True), -1, line)
-        for op in _OPS:
-            if src.startswith(op, i):
-                self.pos = i + len(op)
-                return Token("op", op, None, -1, line)
+        if c in _OP_STARTS:  # (most tokens are words: they skip the operators' tests)
+            if src.startswith("((", i):
+                end = self._arith_end(i + 2)
+                if end is not None:
+                    self.pos = end + 2
+                    return Token("arith", "((", self.text_word(src[i + 2 : end], line, arith=True), -1, line)
+            for op in _OPS:
+                if src.startswith(op, i):
+                    self.pos = i + len(op)
+                    return Token("op", op, None, -1, line)
         parts, end = self.read_word(i)
         self.pos = end
         return Token("word", src[i:end], make_word(_tilde(parts), src[i:end]), -1, line)
