@@ -32,10 +32,11 @@ _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
 _REDIR = re.compile(r"([0-9]?)(<<<|<<-|<<|>>|<&|>&|<>|>\||&>|<|>)")
 _OPS = ("&&", "||", ";;", ";&", ";|", "|&", "|", "&", ";", "(", ")", "\n")
 _OP_STARTS = frozenset(op[0] for op in _OPS)
-# A word of plain runs and single-quoted strings; one starting with these may be something else (a comment, a
-# redirection, an operator). It must end at a blank, ``;`` or a newline (``2>x``, ``a|b`` take the long way).
-_QUICK_WORD = re.compile(r"(?:[^ \t\n;&|<>()'\"\\$`]+|'[^']*')+")
-_QUICK_PARTS = re.compile(r"'([^']*)'|[^']+")
+# A word of plain runs and quoted strings with nothing to expand (``'...'``, ``"..."`` without ``$ ` \``: what
+# shlex.quote writes); one starting with these may be something else (a comment, a redirection, an operator).
+# It must end at a blank, ``;`` or a newline (``2>x``, ``a|b`` take the long way).
+_QUICK_WORD = re.compile(r"(?:[^ \t\n;&|<>()'\"\\$`]+|'[^']*'|\"[^\"\\$`]*\")+")
+_QUICK_PARTS = re.compile(r"'([^']*)'|\"([^\"\\$`]*)\"|[^'\"]+")
 _NOT_QUICK = frozenset("#<>&|;()\n")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = frozenset("@*#?-$!0123456789")
@@ -123,7 +124,8 @@ class Lexer:
             if end > i and (end == n or src[end] in " \t\n;"):
                 self.pos, text = end, src[i:end]
                 parts: list[Part] = [
-                    Lit(m[0], False) if m[1] is None else Lit(m[1], True) for m in _QUICK_PARTS.finditer(text)
+                    Lit(m[0], False) if m.lastindex is None else Lit(m[m.lastindex], True)
+                    for m in _QUICK_PARTS.finditer(text)
                 ]
                 return Token("word", text, make_word(_tilde(parts), text), -1, line)
         if c == "\n":
