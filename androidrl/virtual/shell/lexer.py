@@ -123,10 +123,13 @@ class Lexer:
             end = quick.end() if quick else i
             if end > i and (end == n or src[end] in " \t\n;"):
                 self.pos, text = end, src[i:end]
-                parts: list[Part] = [
-                    Lit(m[0], False) if m.lastindex is None else Lit(m[m.lastindex], True)
-                    for m in _QUICK_PARTS.finditer(text)
-                ]
+                if "'" in text or '"' in text:
+                    parts: list[Part] = [
+                        Lit(m[0], False) if m.lastindex is None else Lit(m[m.lastindex], True)
+                        for m in _QUICK_PARTS.finditer(text)
+                    ]
+                else:
+                    parts = [Lit(text, False)]
                 return Token("word", text, make_word(_tilde(parts), text), -1, line)
         if c == "\n":
             self.pos = i + 1

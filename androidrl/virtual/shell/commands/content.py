@@ -163,6 +163,8 @@ def parse(args: Sequence[str]) -> ContentCommand:
 
 def _split_escaped(text: str) -> list[str]:
     """``splitWithEscaping(argument, ':')``: a backslash keeps the next character as it is."""
+    if "\\" not in text:
+        return text.split(":")
     parts, current, chars = [], [], iter(text)
     for c in chars:
         if c == "\\":
