@@ -493,9 +493,10 @@ def _text_mask(
     # The mask ``ImageDraw.text`` would draw (white, stroke and fill alike) onto a black canvas of the text's
     # box, taken as Pillow renders it: one layout instead of two, no canvas (the same bytes).
     core, (left, top) = face.getmask2(text, "L", stroke_width=stroke, stroke_filled=True, anchor=anchor)
-    if not core.size[0] or not core.size[1]:
-        return Image.new("L", (max(1, core.size[0]), max(1, core.size[1]))), (left, top)
-    return Image.Image()._new(core), (left, top)
+    mask = Image.new("L", (max(1, core.size[0]), max(1, core.size[1])))
+    if core.size[0] and core.size[1]:
+        mask.im = core  # (the same mode and size: the image takes Pillow's rendering as its pixels)
+    return mask, (left, top)
 
 
 #: A large line of these (a calculator's display, a big clock) is put together from its glyphs' cached
