@@ -98,6 +98,10 @@ def test_dates_count_from_the_phones_today():
         assert dt.date.fromisoformat(day["iso"]).weekday() < 5
     with pytest.raises(TaskError, match="no weekday within"):
         draw({"d": {"date": {"within_days": [5, 6], "weekdays_only": True}}})  # the weekend after NOW
+    early = [draw({"d": {"date": {"within_days": [0, 60], "days_of_month": [1, 5]}}}, seed)["d"] for seed in range(20)]
+    assert all(1 <= d["day"] <= 5 for d in early) and len({d["month"] for d in early}) == 2
+    with pytest.raises(TaskError, match=r"no day within \[0, 3\] days of 2026-06-15 on days 1 to 5 of a month"):
+        draw({"d": {"date": {"within_days": [0, 3], "days_of_month": [1, 5]}}})
 
 
 def test_hash_and_explicit_splits_keep_train_and_test_values_apart():

@@ -17,7 +17,7 @@ Kinds (each a small, general library; a family that needs more gets a new genera
   phones unique in the ``+1 555-01xx`` range; ``ascii: true`` for names that must be typed.
 * ``time``/``times: {count}`` -> ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``, and the
   parts a 12-hour picker takes: ``hour12`` (7), ``mm`` ("05"), ``ampm`` ("AM").
-* ``date: {within_days: [lo, hi], weekdays_only}`` -> ``{year, month, day, weekday, month_name,
+* ``date: {within_days: [lo, hi], weekdays_only, days_of_month}`` -> ``{year, month, day, weekday, month_name,
   text ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
 * ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
 * Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
@@ -167,10 +167,11 @@ Days = Annotated[int, Field(ge=-3650, le=3650)]
 
 
 class DateArgs(_Args):
-    """``date``: a day ``within_days`` (inclusive range) of the phone's today."""
+    """``date``: a day ``within_days`` (inclusive range) of the phone's today (and ``days_of_month``, if given)."""
 
     within_days: tuple[Days, Days] = (1, 30)
     weekdays_only: bool = False
+    days_of_month: tuple[Annotated[int, Field(ge=1, le=31)], Annotated[int, Field(ge=1, le=31)]] = (1, 31)
 
     @model_validator(mode="after")
     def _order(self) -> DateArgs:
@@ -359,9 +360,19 @@ def date_value(day: dt.date, tz: dt.tzinfo) -> dict[str, Any]:
 def _one_date(args: DateArgs, draw: Draw) -> dict[str, Any]:
     now = draw.now()
     low, high = args.within_days
-    offsets = [d for d in range(low, high + 1) if not args.weekdays_only or (now + dt.timedelta(days=d)).weekday() < 5]
+    first, last = args.days_of_month
+    offsets = [
+        d
+        for d in range(low, high + 1)
+        if (not args.weekdays_only or (now + dt.timedelta(days=d)).weekday() < 5)
+        and first <= (now + dt.timedelta(days=d)).day <= last
+    ]
     if not offsets:
-        raise TaskError(f"no weekday within {list(args.within_days)} days of {now.date().isoformat()}")
+        what = "weekday" if args.weekdays_only else "day"
+        raise TaskError(
+            f"no {what} within {list(args.within_days)} days of {now.date().isoformat()}"
+            + (f" on days {first} to {last} of a month" if (first, last) != (1, 31) else "")
+        )
     return date_value(now.date() + dt.timedelta(days=draw.pick(offsets)), now.tzinfo or dt.timezone.utc)
 
 
