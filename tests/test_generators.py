@@ -211,6 +211,10 @@ def test_an_included_event_has_the_given_title_and_start_and_the_others_other_ti
         (target,) = [e for e in values["events"] if e["title"] == values["name"]]
         minutes = start["hour"] * 60 + start["minute"]
         assert target["dtstart"] == values["day"]["millis"] + minutes * 60_000
+    for seed in range(10):
+        values = draw({"name": {"word": {"pool": "event_titles"}},
+                       "others": {"events": {"count": 20, "distinct_from": "name"}}}, seed)  # fmt: skip
+        assert values["name"] not in {e["title"] for e in values["others"]}
     late = draw({"t": {"time": {"hours": [23, 23], "minutes": [45]}}, "next": {"time": {"from": "t", "plus": 30}}})
     assert late["next"]["text24"] == "00:15"
     with pytest.raises(TaskError, match="time from 'd': d is .* not a time"):

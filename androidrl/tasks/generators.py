@@ -214,7 +214,8 @@ class EventsArgs(DateArgs):
     include: ParamName | None = None  # a date parameter: one event that day
     on: ParamName | None = None  # a date parameter: every event that day (a day's agenda)
     # The included event's title and start (a time parameter); without ``include``, every event's.
-    # Other titles are drawn from the pool, each once while it lasts, never the given one.
+    # Other titles are drawn from the pool, each once while it lasts, never the given one (nor the
+    # value of a text parameter in ``distinct_from``).
     title: str | None = Field(default=None, min_length=1, max_length=200)
     at: ParamName | None = None
     hours: tuple[Hour, Hour] = (8, 18)
@@ -456,7 +457,8 @@ def _event_rows(days: list[dict[str, Any]], target: int | None, args: EventsArgs
     at = draw.values[args.at] if args.at is not None else None
     if at is not None and not (isinstance(at, dict) and {"hour", "minute"} <= set(at)):
         raise TaskError(f"events at {args.at!r}: {args.at} is {at!r}, not a time")
-    left = [t for t in pools.EVENT_TITLES if t != args.title]
+    taken = {args.title} | {v for r in _refs(args.distinct_from) if isinstance(v := draw.values[r], str)}
+    left = [t for t in pools.EVENT_TITLES if t not in taken]  # (distinct_from a text: no event has it as title)
     rows = []
     for i, date in enumerate(days):
         minutes = int(draw.rng.integers(low, high + 1)) * 60 + draw.pick((0, 30))
