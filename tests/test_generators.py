@@ -161,7 +161,7 @@ def test_a_days_events_all_fall_on_that_day():
             {
                 "day": {"date": {"within_days": [1, 7]}},
                 "n": {"randint": [2, 4]},
-                "agenda": {"events": {"count": "{n}", "on": "day"}},
+                "agenda": {"events": {"count": "{n}", "on_day": "day"}},
                 "others": {"events": {"count": 3, "within_days": [1, 7], "distinct_from": "day"}},
             },
             seed,

@@ -212,7 +212,7 @@ class EventsArgs(DateArgs):
 
     count: Count = 3
     include: ParamName | None = None  # a date parameter: one event that day
-    on: ParamName | None = None  # a date parameter: every event that day (a day's agenda)
+    on_day: ParamName | None = None  # a date parameter: every event that day (a day's agenda)
     # The included event's title and start (a time parameter); without ``include``, every event's.
     # Other titles are drawn from the pool, each once while it lasts, never the given one (nor the
     # value of a text parameter in ``distinct_from``).
@@ -649,7 +649,7 @@ class Param(Model):
         args = self.args
         refs = args.distinct_from if isinstance(args.distinct_from, tuple) else (args.distinct_from,)
         names = [r for r in refs if r]
-        names += [v for k in ("include", "from_", "on", "at") if isinstance(v := getattr(args, k, None), str)]
+        names += [v for k in ("include", "from_", "on_day", "at") if isinstance(v := getattr(args, k, None), str)]
         names += [p.name for _, text in placeholders.strings(args.model_dump()) for p in placeholders.find(text)]
         return list(dict.fromkeys(names))
 
@@ -709,8 +709,8 @@ def _draw_once(name: str, param: Param, draw: Draw) -> Any:
     at = None  # where the included element is
     if getattr(args, "from_", None) is not None and not kind.repeats:  # the rows of exactly these values
         elements = _list_param(draw, args.from_, param.kind)
-    elif getattr(args, "on", None) is not None:  # every row on that one value (a day's events)
-        elements = [draw.values[args.on]] * args.count
+    elif getattr(args, "on_day", None) is not None:  # every row on that one value (a day's events)
+        elements = [draw.values[args.on_day]] * args.count
     elif include is not None:
         target = draw.values[include]
         avoid |= _keys(target)
