@@ -1,4 +1,8 @@
-"""Every built-in task is solvable through its shipped config's wrappers: the solver plays its oracle to success."""
+"""Every built-in task is solvable through its shipped config's wrappers: the solver plays its oracle to success.
+
+A task without a shipped config acts over UI elements, or (a family of the suite that types or long-presses)
+through the suite's element action.
+"""
 
 from pathlib import Path
 
@@ -6,7 +10,7 @@ import pytest
 
 from androidrl import AndroidEnv, VirtualDevice
 from androidrl.solvers import solver_for
-from androidrl.tasks import builtin_specs
+from androidrl.tasks import builtin_specs, family_specs
 from androidrl.train.compose import make_wrap
 from androidrl.train.config import load_config, parse_config
 
@@ -20,11 +24,24 @@ SHIPPED = {
     "find-about-phone": "find_about_phone.yaml",
     "notes-word": "notes_word.yaml",
 }
+#: Families played over UI elements (taps and scrolls are all they need), the default for stock tasks.
+UI_ELEMENTS = {"open-any-app", "wifi-off", "bluetooth-on", "bluetooth-off", "airplane-off", "settings-page",
+               "airplane-clock", "wifi-on-logged"}  # fmt: skip
+
+
+#: What the suite's families act through when no config ships for them (what tests/test_families.py plays).
+ELEMENTS = {
+    "observation": {"elements": {"max_elements": 32}},
+    "action": {"type": "elements", "max_elements": 32},
+    "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
+}
 
 
 def _config(task: str):
     if task in SHIPPED:
         return load_config(CONFIGS / SHIPPED[task])
+    if task in family_specs() and task not in UI_ELEMENTS:  # (typing, long presses: the suite's element action)
+        return parse_config({"task": task, **ELEMENTS})
     return parse_config({"task": task, "action": {"type": "ui_elements", "max_elements": 16}})
 
 

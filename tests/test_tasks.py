@@ -180,6 +180,30 @@ DECLARED_NEEDS = {
     "notes-word": ["ui"],
     "find-about-phone": ["ui"],
     "wifi-on-logged": ["ui", "shell", "foreground", "logcat"],  # (shell: its side-effect check)
+    # Clock and Calendar (shell: providers and dumpsys; logcat: Calendar's "view=... date=..." lines)
+    "add-world-clock": ["ui"],
+    "alarm-before-event": ["ui", "shell"],
+    "alarm-label": ["ui", "shell"],
+    "alarm-repeat-days": ["ui", "shell"],
+    "alarm-time-dial": ["ui", "shell"],
+    "alarm-time-keyboard": ["ui", "shell"],
+    "calendar-day-swipe": ["ui", "shell", "logcat"],
+    "calendar-swipe-month": ["ui", "shell", "logcat"],
+    "calendar-view": ["ui", "shell", "foreground"],
+    "clock-tab": ["ui", "foreground"],
+    "create-alarm": ["ui", "shell"],
+    "create-event": ["ui", "shell"],
+    "delete-alarm": ["ui", "shell"],
+    "delete-event": ["ui", "shell", "foreground"],
+    "event-all-day": ["ui", "shell"],
+    "event-count-note": ["ui", "shell", "foreground", "logcat"],
+    "event-date-picker": ["ui", "shell"],
+    "event-then-alarm": ["shell"],
+    "event-title-edit": ["ui", "shell"],
+    "open-event": ["ui", "shell", "foreground"],
+    "stopwatch-laps": ["ui"],
+    "timer-keypad": ["ui", "shell"],
+    "toggle-alarm": ["shell", "foreground"],
 }
 
 
