@@ -208,6 +208,7 @@ DECLARED_NEEDS = {
     "timer-clear-digits": ["ui", "shell"],
     "timer-keypad": ["ui", "shell"],
     "toggle-alarm": ["shell", "foreground"],
+    "week-swipe-event": ["ui", "shell", "foreground"],
 }
 
 
