@@ -67,11 +67,15 @@ def test_the_shipped_families_are_the_builtins_and_keep_their_names_and_ids():
 
 
 def test_families_are_listed_and_filtered_by_category_app_and_stock():
-    text_entry = list_families(categories=["text-entry"])
-    assert "notes-word" in {f.name for f in text_entry} and {f.category for f in text_entry} == {"text-entry"}
-    assert {f.name for f in list_families(apps=["com.androidrl.practice"])} == {"tap-target"}
-    unstock = list_families(stock_android=False)
-    assert {"tap-target", "notes-word"} <= {f.name for f in unstock} and not any(f.stock_android for f in unstock)
+    texts, practice, ours = (
+        list_families(categories=["text-entry"]),
+        list_families(apps=["com.androidrl.practice"]),
+        list_families(stock_android=False),
+    )
+    assert "notes-word" in {f.name for f in texts} and {f.category for f in texts} == {"text-entry"}
+    assert "tap-target" in {f.name for f in practice} and all("com.androidrl.practice" in f.apps for f in practice)
+    assert {"tap-target", "notes-word"} <= {f.name for f in ours} and not any(f.stock_android for f in ours)
+    assert len(ours) < len(family_specs())
     (wifi,) = list_families(families=["wifi-on"])
     assert wifi.max_steps == {"easy": 10, "medium": 30, "hard": 30} and wifi.path.exists()
     with pytest.raises(TaskError, match=r"unknown category \['sports'\]"):

@@ -1,8 +1,4 @@
-"""Every built-in task is solvable through its shipped config's wrappers: the solver plays its oracle to success.
-
-A task without a shipped config acts over UI elements, or (a family of the suite that types or long-presses)
-through the suite's element action.
-"""
+"""Every built-in task is solvable through its shipped config's wrappers: the solver plays its oracle to success."""
 
 from pathlib import Path
 
@@ -10,12 +6,13 @@ import pytest
 
 from androidrl import AndroidEnv, VirtualDevice
 from androidrl.solvers import solver_for
-from androidrl.tasks import builtin_specs, family_specs
+from androidrl.tasks import builtin_specs
 from androidrl.train.compose import make_wrap
 from androidrl.train.config import load_config, parse_config
 
 CONFIGS = Path(__file__).parents[1] / "configs"
-#: The shipped config of each task (others act over UI elements, the default for stock tasks).
+#: The shipped config of each task (others act on the element observation's slots, as the suite's configs do:
+#: a family may type its fields, wait, and show more than a few elements).
 SHIPPED = {
     "tap-target": "quickstart.yaml",
     "open-app": "open_app.yaml",
@@ -24,25 +21,19 @@ SHIPPED = {
     "find-about-phone": "find_about_phone.yaml",
     "notes-word": "notes_word.yaml",
 }
-#: Families played over UI elements (taps and scrolls are all they need), the default for stock tasks.
-UI_ELEMENTS = {"open-any-app", "wifi-off", "bluetooth-on", "bluetooth-off", "airplane-off", "settings-page",
-               "airplane-clock", "wifi-on-logged"}  # fmt: skip
-
-
-#: What the suite's families act through when no config ships for them (what tests/test_families.py plays).
-ELEMENTS = {
-    "observation": {"elements": {"max_elements": 32}},
-    "action": {"type": "elements", "max_elements": 32},
-    "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
-}
 
 
 def _config(task: str):
     if task in SHIPPED:
         return load_config(CONFIGS / SHIPPED[task])
-    if task in family_specs() and task not in UI_ELEMENTS:  # (typing, long presses: the suite's element action)
-        return parse_config({"task": task, **ELEMENTS})
-    return parse_config({"task": task, "action": {"type": "ui_elements", "max_elements": 16}})
+    return parse_config(
+        {
+            "task": task,
+            "observation": {"shape": [64, 36], "elements": {"max_elements": 32}},
+            "action": {"type": "elements", "max_elements": 32, "fields": 4},
+            "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
+        }
+    )
 
 
 def test_every_builtin_has_an_oracle_and_unknown_tasks_have_no_solver():

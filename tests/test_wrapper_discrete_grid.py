@@ -5,6 +5,8 @@ import pytest
 from androidrl import AndroidEnv, EnvActionType, VirtualDevice
 from androidrl.wrappers import DiscreteGridAction
 
+from conftest import node_bounds
+
 
 def make(**kwargs):
     device = VirtualDevice(width=360, height=800, density=160)
@@ -25,9 +27,11 @@ def test_table_layout_and_descriptions():
 def test_entries_act_on_the_phone():
     env, phone = make(rows=8, cols=4, texts=["grid text"], enter=True)
     env.reset(seed=0)
-    # Settings is the 9th launcher icon: third row of icons, first column.
-    settings_cell = next(i for i in range(32) if env.action(i).coord.tolist() == [45, 350])
-    env.step(settings_cell)
+    # The grid cell whose tap lands on the Settings icon, wherever the launcher put it.
+    left, top, right, bottom = node_bounds(env.unwrapped.device.dump_ui(), content_desc="Settings", clickable=True)
+    inside = [i for i in range(32) if left <= env.action(i).coord[0] < right and top <= env.action(i).coord[1] < bottom]
+    assert inside, f"no cell of the 8x4 grid taps the Settings icon at {(left, top, right, bottom)}"
+    env.step(inside[0])
     assert phone.foreground()[0] == "com.android.settings"
     before = phone.top_activity.scroll
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "swipe up long"))

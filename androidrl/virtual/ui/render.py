@@ -413,7 +413,7 @@ def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color,
     if mask is None:
         return
     cy = (box[1] + box[3]) // 2
-    x = (box[0] + box[2]) // 2 if gravity == "center" else box[0]
+    x = (box[0] + box[2]) // 2 if gravity == "center" else box[2] if gravity == "end" else box[0]
     image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
 
 
@@ -427,10 +427,15 @@ def _text_mask(
     labels, so each is rendered once.
     """
     face = font(size)
-    text = _ellipsize(_drawable(text), face, width)
+    drawn = _drawable(text)
+    if size >= _RUN_MIN_SIZE and len(drawn) > 1 and _RUN_CHARS.issuperset(drawn):
+        run = _glyph_run(drawn, size, bold, gravity, width)
+        if run is not None:
+            return run
+    text = _ellipsize(drawn, face, width)
     if not text:
         return None, (0, 0)
-    anchor = "mm" if gravity == "center" else "lm"
+    anchor = "mm" if gravity == "center" else "rm" if gravity == "end" else "lm"
     stroke = 1 if bold else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
@@ -440,7 +445,49 @@ def _text_mask(
     return mask, (left, top)
 
 
-_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "−": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+#: A large line of these (a calculator's display, a big clock) is put together from its glyphs' cached
+#: masks: a number that changes with every key would otherwise be laid out and rasterised anew each time.
+_RUN_CHARS = frozenset("0123456789.,:+-x/%()E")
+_RUN_MIN_SIZE = 24
+
+
+@functools.lru_cache(maxsize=1024)
+def _advance(char: str, size: int) -> float:
+    return font(size).getlength(char)
+
+
+def _glyph_run(
+    text: str, size: int, bold: bool, gravity: str, width: int
+) -> tuple[Image.Image, tuple[int, int]] | None:
+    """``text``'s mask made of its characters' masks, each at its advance; None when it does not fit ``width``."""
+    advances = [_advance(ch, size) for ch in text]
+    total = sum(advances)
+    if total > width:
+        return None
+    placed, cursor = [], 0.0
+    for ch, advance in zip(text, advances):
+        glyph, (left, top) = _text_mask(ch, size, bold, "start", 1 << 20)
+        if glyph is not None:
+            placed.append((glyph, round(cursor) + left, top))
+        cursor += advance
+    if not placed:
+        return None, (0, 0)
+    x0 = min(x for _, x, _ in placed)
+    y0 = min(y for _, _, y in placed)
+    x1 = max(x + g.width for g, x, _ in placed)
+    y1 = max(y + g.height for g, _, y in placed)
+    mask = Image.new("L", (x1 - x0, y1 - y0))
+    for glyph, x, y in placed:
+        mask.paste(255, (x - x0, y - y0, x - x0 + glyph.width, y - y0 + glyph.height), glyph)
+    shift = round(total) if gravity == "end" else round(total / 2) if gravity == "center" else 0
+    return mask, (x0 - shift, y0)
+
+
+#: Characters the bundled font lacks, drawn as a lookalike it has (U+2212 minus, the calculator's operators, icons).
+_LOOKALIKES = str.maketrans(
+    {"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": ".", "−": "-", "×": "x", "÷": "/",
+     "⚙": "*", "⌫": "<", "↵": ">"}
+)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1024)
