@@ -202,6 +202,8 @@ DECLARED_NEEDS = {
     "event-date-picker": ["ui", "shell"],
     "event-then-alarm": ["shell"],
     "event-time-note": ["ui", "shell", "foreground"],
+    "event-time-text": ["ui", "shell"],
+    "discard-event-draft": ["ui", "shell", "foreground"],
     "event-title-edit": ["ui", "shell"],
     "open-event": ["ui", "shell", "foreground"],
     "stopwatch-laps": ["ui"],
