@@ -204,6 +204,8 @@ DECLARED_NEEDS = {
     "event-time-note": ["ui", "shell", "foreground"],
     "event-time-text": ["ui", "shell"],
     "discard-event-draft": ["ui", "shell", "foreground"],
+    "alarm-picker-left-open": ["ui", "shell"],
+    "stale-event-page": ["ui", "shell", "foreground"],
     "event-title-edit": ["ui", "shell"],
     "open-event": ["ui", "shell", "foreground"],
     "stopwatch-laps": ["ui"],
