@@ -201,6 +201,7 @@ DECLARED_NEEDS = {
     "event-count-note": ["ui", "shell", "foreground", "logcat"],
     "event-date-picker": ["ui", "shell"],
     "event-then-alarm": ["shell"],
+    "event-location": ["ui", "shell"],
     "event-time-note": ["ui", "shell", "foreground"],
     "event-time-text": ["ui", "shell"],
     "discard-event-draft": ["ui", "shell", "foreground"],
