@@ -186,6 +186,7 @@ DECLARED_NEEDS = {
     "alarm-label": ["ui", "shell"],
     "alarm-repeat-days": ["ui", "shell"],
     "alarm-time-note": ["ui", "shell", "foreground"],
+    "alarm-vibrate": ["ui", "shell"],
     "alarm-time-dial": ["ui", "shell"],
     "alarm-time-keyboard": ["ui", "shell"],
     "calendar-day-swipe": ["ui", "shell", "logcat"],
