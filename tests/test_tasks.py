@@ -182,6 +182,7 @@ DECLARED_NEEDS = {
     "wifi-on-logged": ["ui", "shell", "foreground", "logcat"],  # (shell: its side-effect check)
     # Clock and Calendar (shell: providers and dumpsys; logcat: Calendar's "view=... date=..." lines)
     "add-world-clock": ["ui"],
+    "agenda-scroll-event": ["ui", "shell", "foreground"],
     "alarm-before-event": ["ui", "shell"],
     "alarm-label": ["ui", "shell"],
     "alarm-repeat-days": ["ui", "shell"],
