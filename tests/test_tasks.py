@@ -192,6 +192,7 @@ DECLARED_NEEDS = {
     "alarm-time-keyboard": ["ui", "shell"],
     "calendar-day-swipe": ["ui", "shell", "logcat"],
     "calendar-swipe-month": ["ui", "shell", "logcat"],
+    "calendar-today": ["ui", "shell", "logcat"],
     "calendar-view": ["ui", "shell", "foreground"],
     "day-scroll-event": ["ui", "shell", "foreground"],
     "clock-tab": ["ui", "foreground"],
