@@ -205,6 +205,7 @@ DECLARED_NEEDS = {
     "event-date-picker": ["ui", "shell"],
     "event-then-alarm": ["shell"],
     "event-location": ["ui", "shell"],
+    "note-to-alarm": ["ui", "shell"],
     "event-time-note": ["ui", "shell", "foreground"],
     "event-time-text": ["ui", "shell"],
     "discard-event-draft": ["ui", "shell", "foreground"],
