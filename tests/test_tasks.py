@@ -210,6 +210,7 @@ DECLARED_NEEDS = {
     "event-time-text": ["ui", "shell"],
     "discard-event-draft": ["ui", "shell", "foreground"],
     "alarm-picker-left-open": ["ui", "shell"],
+    "label-dialog-left-open": ["ui", "shell"],
     "stale-event-page": ["ui", "shell", "foreground"],
     "event-title-edit": ["ui", "shell"],
     "open-event": ["ui", "shell", "foreground"],
