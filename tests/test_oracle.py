@@ -87,6 +87,9 @@ def test_repeat_wait_and_if_steps():
     env.reset(seed=0)
     succeeded, steps, _ = play_oracle(env, solver_for("suite"))
     assert succeeded and 2 <= steps <= 6
+    env = elements(spec_task([{"wait": {"max_steps": 2}}, *oracle[2:]]))  # a plain wait: two steps of nothing
+    env.reset(seed=0)
+    assert play_oracle(env, solver_for("suite"))[:2] == (True, steps + 2)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@
       - swipe: {direction: up}                         # the finger's way; ``on`` a node, or the screen
       - key: enter                                     # back | home | enter
       - wait: {until: {node: {text: Done}}, max_steps: 5}
+      - wait: {max_steps: 1}                           # a step for a flung list to come to rest
       - if: {node: {text: Allow}}
         then: [{tap: {text: Allow}}]
         else: []
@@ -58,9 +59,13 @@ class Slide(Model):
 
 
 class OracleWait(Model):
-    """Do nothing until ``until`` holds (at most ``max_steps`` steps)."""
+    """Do nothing until ``until`` holds (at most ``max_steps`` steps); without ``until``, ``max_steps`` steps.
 
-    until: ConditionField
+    (The plain wait lets what moves on by itself settle: a list flung by a swipe is where it rests
+    one step later, so what a dump taken while it moved shows is where a tap lands.)
+    """
+
+    until: ConditionField | None = None
     max_steps: int = Field(default=10, ge=1, le=1000)
 
 
@@ -249,11 +254,12 @@ class OracleRun:
         yield Intent("key", text=step.key)
 
     def _wait(self, step: OracleStep) -> Iterator[Intent]:
+        until = step.wait.until
         for _ in range(step.wait.max_steps):
-            if self._holds(step.wait.until):
+            if until is not None and self._holds(until):
                 return
             yield Intent("wait")
-        if not self._holds(step.wait.until):
+        if until is not None and not self._holds(until):
             raise OracleError(f"wait: the condition did not hold within {step.wait.max_steps} steps")
 
     def _if(self, step: OracleStep) -> Iterator[Intent]:
