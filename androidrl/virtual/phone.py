@@ -174,7 +174,7 @@ class VirtualPhone(PhoneCore):
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
-        self.broadcasts.deliver_alarms()  # (what went off while nobody looked is there for the command to see)
+        self.deliver_due()  # (what went off while nobody looked is there for the command to see)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

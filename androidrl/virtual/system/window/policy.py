@@ -9,8 +9,9 @@ It sees each key and touch before the windows do, as
   injected keys still reach the focused window (``isInjected && !isWakeKey``).
 * On the keyguard, MENU (KeyguardViewController's menu key), a swipe up and a long press on the lock
   icon unlock an insecure lock and bring up the PIN bouncer of a secure one; taps reach the lock
-  screen's views, everything else stops there (HOME does not go home). On the bouncer, digits, DEL and ENTER reach its PIN field, taps reach its PIN pad,
-  and BACK or a swipe down go back to the lock screen.
+  screen's views, everything else stops there (HOME does not go home). On the bouncer, digits, DEL
+  and ENTER reach its PIN field, taps reach its PIN pad, and BACK or a swipe down go back to the
+  lock screen.
 * With the shade down, BACK closes it, HOME closes it and goes home, a swipe up closes it, a swipe
   down pulls the notifications down to the full Quick Settings; taps and sideways swipes reach the
   shade's views (tiles, notifications). A swipe down from the status bar pulls it down.
