@@ -29,6 +29,7 @@ from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.messaging.app import messaging_app
 from androidrl.virtual.apps.notes.app import notes_app
+from androidrl.virtual.apps.permissioncontroller.app import permissioncontroller_app
 from androidrl.virtual.apps.practice.app import practice_app
 from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
@@ -63,6 +64,7 @@ def default_apps() -> list[App]:
         gallery_app(),
         notes_app(),
         practice_app(),
+        permissioncontroller_app(),
     ]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider

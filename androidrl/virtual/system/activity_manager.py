@@ -72,6 +72,8 @@ class ActivityManager:
         self._tasks: list[Task] = []
         self._next_task_id = 1
         self._locked: Task | None = None  # the pinned task (lock task mode)
+        # Starts for a result asked in a caller's onCreate: they run once the caller is in its task.
+        self._deferred: list[tuple[Intent, Activity, int]] = []
 
     @property
     def tasks(self) -> list[Task]:
@@ -195,8 +197,11 @@ class ActivityManager:
                     best = (found.priority, app, found.activity)
         return (best[1], best[2]) if best else None
 
-    def start_activity(self, intent: Intent) -> str:
+    def start_activity(self, intent: Intent, caller: Activity | None = None, request_code: int = -1) -> str:
         """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.
+
+        With a ``caller`` (``startActivityForResult``) the new activity goes on top of the caller's
+        task, and when it finishes the caller's ``on_activity_result`` gets its result.
 
         Returns:
             ``"started"``, ``"brought-to-front"`` (the app's task was resumed as it was),
@@ -211,18 +216,24 @@ class ActivityManager:
                 return "not-found"
             app, cls = target
             task = next((t for t in self._tasks if t[0].app is app), None)
+            if caller is not None:
+                caller_task = next((t for t in self._tasks if any(a is caller for a in t)), None)
+                if caller_task is None:  # (asked in the caller's onCreate: it goes on top once the caller shows)
+                    self._deferred.append((intent, caller, request_code))
+                    return "started"
+                task = caller_task
             if self._locked is not None and task is not self._locked:
                 return "lock-task-violation"
             self._system_log("ActivityTaskManager", f"START u0 {{{intent.short()}}} from uid {SHELL_UID}")
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
+            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN) and caller is None:
                 self._tasks.remove(task)
                 self._tasks.append(task)
                 self._on_change()
                 return "brought-to-front"
-            activity = self._create(app, cls, intent)
+            activity = self._create(app, cls, intent, caller, request_code)
             # finish() in onCreate (a Theme.NoDisplay trampoline): it never shows and leaves the tasks
             # as they were; what it started came forward itself.
             if not activity.finishing:
@@ -234,6 +245,10 @@ class ActivityManager:
                     self._tasks.append(self._new_task(activity))
             elif not self._tasks:  # (it left no task at all: home)
                 self.go_home()
+            deferred = [d for d in self._deferred if d[1] is activity]
+            self._deferred = [d for d in self._deferred if d[1] is not activity]
+            for later in deferred if not activity.finishing else ():
+                self.start_activity(*later)
             self._on_change()
             return "started"
 
@@ -256,6 +271,9 @@ class ActivityManager:
                     break
             if not self._tasks:
                 self.go_home()
+            caller = activity.caller
+            if caller is not None and any(a is caller for task in self._tasks for a in task):
+                caller.on_activity_result(activity.request_code, activity.result_code, activity.result_data)
             self._on_change()
             return True
 
@@ -273,14 +291,22 @@ class ActivityManager:
                 self.go_home()
             self._on_change()
 
-    def _create(self, app: App, cls: str, intent: Intent) -> Activity:
+    def beneath(self, activity: Activity) -> Activity | None:
+        """The activity just behind ``activity`` (what a translucent one shows through), or None."""
+        order = [a for task in self._tasks for a in task]
+        index = next((i for i, a in enumerate(order) if a is activity), 0)
+        return order[index - 1] if index > 0 else None
+
+    def _create(
+        self, app: App, cls: str, intent: Intent, caller: Activity | None = None, request_code: int = -1
+    ) -> Activity:
         pid, started = self.processes.start(app.package)
         component = short_component(app.package, cls)
         if started:
             uid = self.processes.uid(app.package)
             message = f"Start proc {pid}:{app.package}/u0a{uid - 10000} for next-top-activity {{{component}}}"
             self._system_log("ActivityManager", message)
-        activity = app.activities[cls](self.context, app, cls, intent)
+        activity = app.activities[cls](self.context, app, cls, intent, caller, request_code)
         token = id(activity) & 0x7FFFFFF
         self.log.write("wm_on_create_called", f"[{token},{cls},performCreate,0]", buffer="events", pid=pid)
         self.log.write("wm_on_resume_called", f"[{token},{cls},RESUME_ACTIVITY,0]", buffer="events", pid=pid)
