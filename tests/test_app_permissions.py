@@ -91,3 +91,8 @@ def test_a_touch_outside_the_dialog_does_nothing(device):
     device.tap(WIDTH // 2, 60)
     assert nodes(device, resource_id=PC + "permission_message")
     assert not granted(device)
+
+
+def test_dumpsys_package_lists_a_revoked_default_permission_as_not_granted(device):
+    device.shell(f"pm revoke com.android.camera2 {CAMERA_PERMISSION}")
+    assert f"{CAMERA_PERMISSION}: granted=false" in device.shell("dumpsys package com.android.camera2")
