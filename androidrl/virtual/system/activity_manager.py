@@ -6,7 +6,13 @@ import threading
 from collections.abc import Callable
 
 from androidrl.virtual.system.framework.app import Activity, App, Context
-from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
+from androidrl.virtual.system.framework.intent import (
+    ACTION_MAIN,
+    CATEGORY_HOME,
+    FLAG_ACTIVITY_CLEAR_TOP,
+    Intent,
+    short_component,
+)
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.packages import PackageManager
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
@@ -228,7 +234,9 @@ class ActivityManager:
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN) and caller is None:
+            cleared = task is not None and intent.flags & FLAG_ACTIVITY_CLEAR_TOP and self._clear_top(task, cls)
+            front = task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN)
+            if not cleared and front and caller is None:
                 self._tasks.remove(task)
                 self._tasks.append(task)
                 self._on_change()
@@ -243,7 +251,9 @@ class ActivityManager:
                     task.append(activity)
                 else:
                     self._tasks.append(self._new_task(activity))
-            elif not self._tasks:  # (it left no task at all: home)
+            elif task is not None and not task and task in self._tasks:  # (cleared, and nothing took its place)
+                self._tasks.remove(task)
+            if not self._tasks:  # (it left no task at all: home)
                 self.go_home()
             deferred = [d for d in self._deferred if d[1] is activity]
             self._deferred = [d for d in self._deferred if d[1] is not activity]
@@ -251,6 +261,14 @@ class ActivityManager:
                 self.start_activity(*later)
             self._on_change()
             return "started"
+
+    @staticmethod
+    def _clear_top(task: Task, cls: str) -> bool:
+        """FLAG_ACTIVITY_CLEAR_TOP: the task's activity of ``cls`` and those above it finish; whether one did."""
+        index = next((i for i, a in enumerate(task) if a.cls == cls), None)
+        if index is not None:
+            del task[index:]
+        return index is not None
 
     def finish_activity(self, activity: Activity) -> bool:
         """Remove ``activity``; an emptied task goes, and the home screen is never left without a task.
@@ -306,7 +324,10 @@ class ActivityManager:
             uid = self.processes.uid(app.package)
             message = f"Start proc {pid}:{app.package}/u0a{uid - 10000} for next-top-activity {{{component}}}"
             self._system_log("ActivityManager", message)
-        activity = app.activities[cls](self.context, app, cls, intent, caller, request_code)
+        # (an activity started for a result learns its caller in onCreate; a factory such as Settings'
+        # SubSettings takes the four usual arguments)
+        result = {"caller": caller, "request_code": request_code} if caller is not None else {}
+        activity = app.activities[cls](self.context, app, cls, intent, **result)
         token = id(activity) & 0x7FFFFFF
         self.log.write("wm_on_create_called", f"[{token},{cls},performCreate,0]", buffer="events", pid=pid)
         self.log.write("wm_on_resume_called", f"[{token},{cls},RESUME_ACTIVITY,0]", buffer="events", pid=pid)

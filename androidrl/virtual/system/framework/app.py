@@ -168,6 +168,7 @@ class Activity:
         app: App,
         cls: str,
         intent: Intent,
+        *,
         caller: Activity | None = None,
         request_code: int = -1,
     ) -> None:
