@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shutil
 import sys
 import time
 from collections.abc import Iterable
@@ -109,6 +110,9 @@ def _train_cell(task: dict[str, Any], seed: int, budget: int, episodes: int, run
     ]
     config = load_config(CONFIG, overrides)
     directory = runs / name
+    if directory.exists():  # a cell stopped before its file was written: train it again from scratch
+        print(f"{name}: removing the unfinished run {directory}", file=sys.stderr)
+        shutil.rmtree(directory)
     start = time.monotonic()
     result = train(Run.create(config, directory, command_line("train", ["--config", CONFIG, *_quoted(overrides)])))
     if result.stopped_by is not None:
