@@ -284,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             for f in families:
                 by_category.setdefault(f.category, []).append(f.name)
             names = [name for group in by_category.values() for name in group[:3]]
-        else:
-            names = [f.name for f in families]
+        else:  # in the order given (checked by list_families above)
+            names = list(dict.fromkeys(args.families))
         cells = (
             (
                 results / "ppo" / f"{name}-{tier}-seed{seed}.json",
