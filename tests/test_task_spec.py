@@ -52,6 +52,10 @@ GOOD = {"name": "t", "success": {"shell": "settings get global wifi_on", "equals
         ),
         ({"name": "has space"}, "name: String should match pattern"),
         (
+            {"success": {"setting": {"namespace": "system", "key": "no spaces", "equals": "1"}}},
+            "success.setting.key: String should match pattern",
+        ),
+        (
             {"success": {"setting": {"namespace": "system", "key": "k", "between": [9, 3]}}},
             "success.setting: between: low > high: [9.0, 3.0]",
         ),

@@ -22,6 +22,8 @@ from androidrl.validation import NestedErrors, StrictScalars, error_items, join_
 
 #: A column or settings key name, as providers and ``settings`` take them.
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_.]*$"
+#: A key name, or a placeholder a parameter fills with one (``"{stream.key}"``).
+IDENTIFIER_OR_PLACEHOLDER = r"^(?:[A-Za-z_][A-Za-z0-9_.]*|\{[^{}]+\})$"
 #: Android's ``settings`` namespaces.
 NAMESPACES = ("system", "secure", "global")
 #: The largest row count a content condition compares with (a provider table of a benchmark is small).
@@ -212,7 +214,7 @@ class SettingQuery(Model):
     """
 
     namespace: Literal["system", "secure", "global"]
-    key: str = Field(pattern=IDENTIFIER)
+    key: str = Field(pattern=IDENTIFIER_OR_PLACEHOLDER)
     equals: str | None = None
     matches: Regex = None
     in_: tuple[str, ...] | None = Field(default=None, alias="in", min_length=1)
