@@ -31,7 +31,9 @@ def test_slots_line_up_between_the_observation_and_the_action():
     elements = env.elements
     icons = [e.text for e in elements if e.class_name == "android.widget.TextView" and e.flag("long_clickable")]
     assert icons == sorted(icons) and {"Calendar", "Clock", "Messages", "Notes", "Settings"} <= set(icons)
-    assert [e.text for e in elements[: len(icons)]] == icons  # the launcher's icons first, in its order
+    workspace = elements[0]  # the launcher's workspace (a PagedView: it scrolls), then its icons in order
+    assert workspace.resource_id == "com.android.launcher3:id/workspace" and workspace.flag("scrollable")
+    assert [e.text for e in elements[1 : len(icons) + 1]] == icons
     assert obs["element_mask"].sum() == len(elements) and not obs["element_mask"][len(elements) :].any()
     tokens = HashTokenizer(1024, 6)
     for k, element in enumerate(elements):

@@ -54,6 +54,7 @@ def app_context(core: PhoneCore) -> Context:
         uninstall=core.packages.uninstall,
         running=lambda package: core.processes.pid(package) is not None,
         lock_settings=core.lock_settings,
+        expand_notifications=lambda: core.status_bar.expand_notifications(),
     )
 
 

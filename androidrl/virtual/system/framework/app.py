@@ -78,6 +78,8 @@ class Context:
         uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
         running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
         lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
+        expand_notifications: Pulls the notification shade down (``StatusBarManager.expandNotificationsPanel``,
+            what Launcher3 does with a swipe down on its workspace).
     """
 
     apps: dict[str, App]
@@ -111,6 +113,7 @@ class Context:
     uninstall: Callable[[str], None] = lambda package: None
     running: Callable[[str], bool] = lambda package: False
     lock_settings: LockSettings = field(default_factory=LockSettings)
+    expand_notifications: Callable[[], None] = lambda: None
 
 
 class Activity:
