@@ -89,6 +89,41 @@ def test_repeat_wait_and_if_steps():
     assert succeeded and 2 <= steps <= 6
 
 
+def test_a_pause_lets_a_flung_list_come_to_rest_before_a_tap():
+    now = 1_781_514_000_000  # the virtual phone's clock at boot
+    texts = [{"address": f"+1 555-01{i:02d}", "body": "Hi", "date": now - i * 60_000} for i in range(12)]
+    reset = [
+        {"insert": {"uri": "content://sms/inbox", "rows": texts}},
+        {"launch": {"package": "com.android.messaging"}},
+    ]
+    rid = "com.android.messaging:id/"
+    success = {"node": {"resource_id": rid + "conversation_title", "text": "+1 555-0109"}}
+    swipe = {"swipe": {"direction": "up", "on": {"resource_id": "android:id/list"}}}
+    tap = {"tap": {"resource_id": rid + "conversation_name", "text": "+1 555-0109"}}
+    env = elements(spec_task([swipe, {"wait": {"steps": 2}}, tap], success=success, reset=reset))
+    env.reset(seed=0)
+    assert play_oracle(env, solver_for("suite"))[:2] == (True, 4)  # swipe, two pauses, tap
+    env = elements(spec_task([swipe, tap], success=success, reset=reset))
+    env.reset(seed=0)
+    with pytest.raises(OracleError, match="the oracle's steps are done"):  # the tap landed where the row was
+        play_oracle(env, solver_for("suite"))
+
+
+def test_a_pause_waits_its_steps_and_a_wait_takes_a_condition_or_a_number_of_steps():
+    find = {"tap": {"text": "About phone"}, "scroll": "down"}
+    lengths = []
+    for oracle in ([find], [{"wait": {"steps": 2}}, find]):
+        env = elements(spec_task(oracle))
+        env.reset(seed=0)
+        succeeded, steps, _ = play_oracle(env, solver_for("suite"))
+        assert succeeded
+        lengths.append(steps)
+    assert lengths[1] == lengths[0] + 2
+    for wait in ({"until": {"node": {"text": "Wi-Fi"}}, "steps": 1}, {"max_steps": 3}):
+        with pytest.raises(TaskError, match=r"oracle\[0\]\.wait: .*a wait needs exactly one of until"):
+            parse_spec({"name": "t", "success": {"node": {"text": "x"}}, "oracle": [{"wait": wait}]})
+
+
 @pytest.mark.parametrize(
     ("oracle", "message"),
     [

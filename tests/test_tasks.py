@@ -180,6 +180,36 @@ DECLARED_NEEDS = {
     "notes-word": ["ui"],
     "find-about-phone": ["ui"],
     "wifi-on-logged": ["ui", "shell", "foreground", "logcat"],  # (shell: its side-effect check)
+    # Messages and its flows: providers through `content` (shell), sub-goals on the screen (ui)
+    "open-conversation": ["ui", "shell", "foreground"],
+    "swipe-archive-conversation": ["ui", "shell"],
+    "sms-compose": ["ui", "shell"],
+    "delete-conversation": ["ui", "shell"],
+    "text-contact-number": ["ui", "shell"],
+    "reply-to-sender": ["ui", "shell"],
+    "save-sender-as-contact": ["ui", "shell", "foreground"],
+    "forward-message": ["ui", "shell", "foreground"],
+    "contact-then-text": ["ui", "shell"],
+    "call-then-text": ["ui", "shell"],
+    "message-to-note": ["ui", "shell", "foreground"],
+    "note-to-message": ["ui", "shell"],
+    # Contacts and Phone: providers (shell) for success and side effects, nodes for sub-goals
+    "dialer-tab": ["ui", "shell", "foreground"],
+    "open-contact": ["ui", "shell", "foreground"],
+    "scroll-to-contact": ["ui", "shell"],
+    "dial-number": ["ui", "shell"],
+    "search-contact": ["ui", "shell"],
+    "contact-add-email": ["ui", "shell"],
+    "contact-rename": ["ui", "shell"],
+    "contact-phone-type": ["ui", "shell"],
+    "create-contact": ["ui", "shell"],
+    "edit-contact-phone": ["ui", "shell"],
+    "delete-contact": ["ui", "shell"],
+    "star-contact": ["ui", "shell"],
+    "call-contact": ["ui", "shell"],
+    "call-back-missed": ["ui", "shell"],
+    "missed-calls-note": ["ui", "shell", "foreground"],
+    "contact-from-call-log": ["ui", "shell"],
 }
 
 
