@@ -219,6 +219,7 @@ DECLARED_NEEDS = {
     "back-to-list": ["shell", "foreground"],
     "battery-saver": ["ui", "shell", "foreground"],
     "calculator-expression": ["ui", "shell", "foreground"],
+    "clear-dialog-force-stop": ["ui", "shell"],
     "dark-theme": ["ui", "shell", "foreground"],
     "dark-theme-then-calc": ["ui", "shell"],
     "device-name-note": ["ui", "shell", "foreground"],
