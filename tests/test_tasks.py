@@ -230,6 +230,7 @@ DECLARED_NEEDS = {
     "location-off": ["ui", "shell", "foreground"],
     "long-press-app-info": ["ui", "shell"],
     "media-volume": ["ui", "shell", "foreground"],
+    "quick-settings-tile": ["ui", "shell"],
     "rename-device": ["ui", "shell"],
     "screen-timeout-dialog": ["ui", "shell"],
     "scroll-to-setting": ["ui", "shell", "foreground"],
