@@ -223,6 +223,7 @@ DECLARED_NEEDS = {
     "dark-theme": ["ui", "shell", "foreground"],
     "dark-theme-then-calc": ["ui", "shell"],
     "device-name-note": ["ui", "shell", "foreground"],
+    "dialog-over-settings": ["ui", "shell"],
     "dismiss-notification": ["ui", "shell"],
     "dnd-on": ["ui", "shell", "foreground"],
     "drag-brightness": ["ui", "shell"],
