@@ -233,6 +233,7 @@ DECLARED_NEEDS = {
     "media-volume": ["ui", "shell", "foreground"],
     "quick-settings-tile": ["ui", "shell"],
     "rename-device": ["ui", "shell"],
+    "rename-device-after-contact": ["ui", "shell"],
     "screen-timeout-dialog": ["ui", "shell"],
     "scroll-to-setting": ["ui", "shell", "foreground"],
     "seekbar-volume": ["ui", "shell"],
