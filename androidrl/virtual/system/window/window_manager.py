@@ -167,12 +167,22 @@ class WindowManager:
         """The texts of the toasts showing and queued, the one showing first."""
         return [text for text, _ in self._toasts]
 
-    def touched(self, x: float, y: float) -> None:
-        """A touch went down at ``(x, y)``: remember it, and close the non-modal popups it misses."""
+    def touched(self, x: float, y: float) -> bool:
+        """A touch went down at ``(x, y)``: remember it, and close the non-modal popups it misses.
+
+        Returns:
+            Whether that changed what the screen shows: a popup closed, or one showing where the
+            last touch was (a context menu) now goes where this one is.
+        """
         self._touch = (x, y)
+        changed = False
         for window in self.activities.top_activity.windows:
             if window.showing and not window.modal and not _inside(window.frame, x, y):
                 window.cancel()
+                changed = True
+            elif window.showing and window.anchor is None:
+                changed = True
+        return changed
 
     def clicked(self, view: View) -> None:
         """A view was tapped: a text field that takes it shows the soft keyboard."""
