@@ -238,6 +238,7 @@ DECLARED_NEEDS = {
     "scroll-to-setting": ["ui", "shell", "foreground"],
     "seekbar-volume": ["ui", "shell"],
     "shade-over-settings": ["ui", "shell"],
+    "tile-settings-page": ["ui", "shell", "foreground"],
     "time-24h": ["ui", "shell", "foreground"],
 }
 
