@@ -243,6 +243,7 @@ DECLARED_NEEDS = {
     "location-off": ["ui", "shell", "foreground"],
     "long-press-app-info": ["ui", "shell"],
     "media-volume": ["ui", "shell", "foreground"],
+    "qs-brightness": ["ui", "shell"],
     "quick-settings-tile": ["ui", "shell"],
     "rename-device": ["ui", "shell"],
     "rename-device-after-contact": ["ui", "shell"],
