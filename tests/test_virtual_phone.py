@@ -83,7 +83,8 @@ def test_notes_type_literal_text_and_save(device, phone, text):
     xml = device.dump_ui()
     assert f'text="{xml_text}" resource-id="com.androidrl.notes:id/note_item"' in xml
     assert 'text="Write a note" resource-id="com.androidrl.notes:id/note_input"' in xml
-    assert phone.apps["com.androidrl.notes"].data["notes"] == [text]
+    saved = phone.shell("content query --uri content://com.androidrl.notes/notes --projection body").stdout.decode()
+    assert saved == f"Row: 0 body={text}\n"  # the app's provider holds the note
     assert not phone.fs.exists("/sdcard/pwned")
 
 

@@ -5,6 +5,8 @@ import pytest
 from androidrl import AndroidEnv, EnvActionType, VirtualDevice
 from androidrl.wrappers import DiscreteGridAction
 
+from conftest import node_bounds
+
 
 def make(**kwargs):
     device = VirtualDevice(width=360, height=800, density=160)
@@ -25,8 +27,9 @@ def test_table_layout_and_descriptions():
 def test_entries_act_on_the_phone():
     env, phone = make(rows=8, cols=4, texts=["grid text"], enter=True)
     env.reset(seed=0)
-    # Settings is the 9th launcher icon: third row of icons, first column.
-    settings_cell = next(i for i in range(32) if env.action(i).coord.tolist() == [45, 350])
+    left, top, right, bottom = node_bounds(phone.dump_ui(), text="Settings")  # the launcher's icon
+    inside = [i for i in range(32) if left <= env.action(i).coord[0] < right and top <= env.action(i).coord[1] < bottom]
+    settings_cell = inside[0]
     env.step(settings_cell)
     assert phone.foreground()[0] == "com.android.settings"
     before = phone.top_activity.scroll
@@ -38,7 +41,8 @@ def test_entries_act_on_the_phone():
     phone.tap(180, 110)  # focus the note field
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "type 'grid text'"))
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "enter"))
-    assert phone.apps["com.androidrl.notes"].data["notes"] == ["grid text"]
+    saved = phone.shell("content query --uri content://com.androidrl.notes/notes --projection body").stdout.decode()
+    assert saved == "Row: 0 body=grid text\n"
 
 
 def test_table_is_built_at_reset_when_the_size_is_unknown():
