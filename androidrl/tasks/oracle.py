@@ -11,6 +11,7 @@
       - swipe: {direction: up}                         # the finger's way; ``on`` a node, or the screen
       - key: enter                                     # back | home | enter
       - wait: {until: {node: {text: Done}}, max_steps: 5}
+      - wait: {max_steps: 1}                           # a step for the screen to settle (a fling)
       - if: {node: {text: Allow}}
         then: [{tap: {text: Allow}}]
         else: []
@@ -58,9 +59,13 @@ class Slide(Model):
 
 
 class OracleWait(Model):
-    """Do nothing until ``until`` holds (at most ``max_steps`` steps)."""
+    """Do nothing until ``until`` holds (at most ``max_steps`` steps); without ``until``, for ``max_steps`` steps.
 
-    until: ConditionField
+    A plain wait lets the screen settle: after a swipe that flings a list, the next screen read is
+    its first frame, and the list comes to rest while the next step's time passes.
+    """
+
+    until: ConditionField | None = None
     max_steps: int = Field(default=10, ge=1, le=1000)
 
 
@@ -249,6 +254,10 @@ class OracleRun:
         yield Intent("key", text=step.key)
 
     def _wait(self, step: OracleStep) -> Iterator[Intent]:
+        if step.wait.until is None:
+            for _ in range(step.wait.max_steps):
+                yield Intent("wait")
+            return
         for _ in range(step.wait.max_steps):
             if self._holds(step.wait.until):
                 return
