@@ -107,6 +107,12 @@ def test_the_menu_copies_a_field_and_pastes_it_into_another(device):
     menu(device, "Paste")
     tap_node(device, resource_id=RID + "save")
     assert rows(device) == [("Code4711", "4711")]
+    device.shell(f"am start -a android.intent.action.EDIT -d {NOTES}/1")
+    tap_node(device, resource_id=RID + "title")
+    menu(device, "Select all")
+    device.text("PIN")  # typing replaces the selection
+    device.back()
+    assert rows(device) == [("PIN", "4711")]
 
 
 def test_send_and_insert_intents_open_a_prefilled_new_note(device):

@@ -3,9 +3,9 @@
 Two fields, ``title`` (hint "Title") and ``body`` (hint "Note"), under a bar with "Navigate up",
 the screen's title ("New note" / "Edit note"), ``save`` ("Save"), ``delete`` ("Delete", for a
 saved note: "Delete this note?" with Cancel and Delete) and "More options" with Copy (the focused
-field's selection, or its whole text when nothing is selected, to the clipboard) and Paste (the
-clipboard into the focused field, over its selection) — what the text toolbar of a long press
-also offers, here in the window ``uiautomator dump`` reads. Save, "Navigate up" and BACK all save
+field's selection, or its whole text when nothing is selected, to the clipboard), Paste (the
+clipboard into the focused field, over its selection) and Select all — what the text toolbar of
+a long press also offers, here in the window ``uiautomator dump`` reads. Save, "Navigate up" and BACK all save
 (as Keep and AOSP's NotePad sample do; a new note left empty is not kept) and close. A new note
 starts with the title focused; a saved one with the body focused, the cursor at its end.
 
@@ -28,7 +28,7 @@ from androidrl.virtual.ui.text import TextState, edit_text
 from androidrl.virtual.ui.views import DIVIDER, SURFACE, TEXT, Button, ImageView, LinearLayout, TextView, View
 
 EXTRA_TITLE, EXTRA_SUBJECT, EXTRA_TEXT = (f"android.intent.extra.{k}" for k in ("TITLE", "SUBJECT", "TEXT"))
-MENU = ("copy", "paste")
+MENU = ("copy", "paste", "select_all")
 
 
 class EditActivity(Activity):
@@ -129,6 +129,8 @@ class EditActivity(Activity):
             return
         if MENU[index] == "copy":
             self.clipboard.set_text(state.selected or state.text)
+        elif MENU[index] == "select_all":
+            state.start, state.end = 0, len(state.text)
         elif self.clipboard.has_text():
             state.insert(self.clipboard.get_text())
 
