@@ -81,7 +81,7 @@ def test_alert_dialog_is_the_dumped_window_and_its_buttons_work(gallery):
     assert attribute(xml, "class", resource_id="android:id/button1") == "android.widget.Button"
     assert attribute(xml, "package", resource_id="android:id/button2") == "com.androidrl.practice"
     tap_node(gallery, resource_id="android:id/button2")  # Cancel
-    assert state(gallery)["rows"] == "40"
+    assert state(gallery)["rows"] == "40" and "kept all" in log(gallery)
     tap_node(gallery, text="Alert")
     tap_node(gallery, resource_id="android:id/button1")  # Delete
     assert state(gallery)["rows"] == "0"
@@ -527,6 +527,13 @@ def test_multi_choice_dialog_toggles_items(gallery):
     assert attribute(gallery.dump_ui(), "checked", text="Wed") == "true"
     tap_node(gallery, resource_id="android:id/button1")
     assert state(gallery)["days"] == "Wed"
+
+
+def test_extras_set_the_size_and_the_checked_days_it_starts_with(gallery):
+    gallery.shell(GALLERY + " -S --es size large --es days Tue,Sun,Xyz")
+    assert (state(gallery)["size"], state(gallery)["days"]) == ("large", "Tue,Sun")
+    gallery.shell(GALLERY + " -S --es size huge")
+    assert (state(gallery)["size"], state(gallery)["days"]) == ("medium", "-")
 
 
 def test_a_dialog_with_a_text_field_takes_the_keyboard_and_typed_text(gallery, stepped):
