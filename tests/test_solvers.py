@@ -22,9 +22,29 @@ SHIPPED = {
 }
 
 
+def _needs_elements(steps) -> bool:
+    """Whether oracle steps type a field, wait or swipe sideways (what the UI-element action cannot do)."""
+    return any(
+        step.kind in ("type", "wait")
+        or (step.swipe is not None and step.swipe.direction in ("left", "right"))
+        or _needs_elements((*step.then, *step.else_))
+        or (step.repeat is not None and _needs_elements(step.repeat.steps))
+        for step in steps
+    )
+
+
 def _config(task: str):
     if task in SHIPPED:
         return load_config(CONFIGS / SHIPPED[task])
+    if _needs_elements(builtin_specs()[task].oracle):  # the element action types fields, waits, swipes sideways
+        return parse_config(
+            {
+                "task": task,
+                "observation": {"shape": [64, 36], "elements": {"max_elements": 32}},
+                "action": {"type": "elements", "max_elements": 32},
+                "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
+            }
+        )
     return parse_config({"task": task, "action": {"type": "ui_elements", "max_elements": 16}})
 
 
