@@ -529,11 +529,11 @@ def test_multi_choice_dialog_toggles_items(gallery):
     assert state(gallery)["days"] == "Wed"
 
 
-def test_extras_set_the_size_and_the_checked_days_it_starts_with(gallery):
-    gallery.shell(GALLERY + " -S --es size large --es days Tue,Sun,Xyz")
-    assert (state(gallery)["size"], state(gallery)["days"]) == ("large", "Tue,Sun")
-    gallery.shell(GALLERY + " -S --es size huge")
-    assert (state(gallery)["size"], state(gallery)["days"]) == ("medium", "-")
+def test_extras_set_the_size_color_and_checked_days_it_starts_with(gallery):
+    gallery.shell(GALLERY + " -S --es size large --es color Blue --es days Tue,Sun,Xyz")
+    assert (state(gallery)["size"], state(gallery)["color"], state(gallery)["days"]) == ("large", "Blue", "Tue,Sun")
+    gallery.shell(GALLERY + " -S --es size huge --es color blue")
+    assert (state(gallery)["size"], state(gallery)["color"], state(gallery)["days"]) == ("medium", "Red", "-")
 
 
 def test_a_dialog_with_a_text_field_takes_the_keyboard_and_typed_text(gallery, stepped):

@@ -8,7 +8,8 @@ swipe-to-dismiss with Undo, a long-press context menu) and *Text* (two fields wi
 clipboard's cut, copy and paste). The ``state`` line sums up every value, and each change is
 logged under the tag ``Widgets`` (the Alert dialog's answer too: "deleted all" or "kept all"),
 so tests (and agents) can check what a gesture did. Extras set where the values start:
-``--es size small|medium|large`` and ``--es days Mon,Wed`` (the days Repeat has checked).
+``--es size small|medium|large``, ``--es color Red|Green|Blue`` (the Spinner's) and ``--es days Mon,Wed``
+(the days Repeat has checked).
 """
 
 from __future__ import annotations
@@ -119,6 +120,8 @@ class WidgetsActivity(Activity):
         self.remember, self.size, self.wifi, self.volume, self.color = False, 1, False, 40, 0
         if extras.get("size") in SIZES:
             self.size = SIZES.index(extras["size"])
+        if extras.get("color") in COLORS:
+            self.color = COLORS.index(extras["color"])
         self.hour, self.minute, self.date = 7, 30, (2026, 6, 15)
         self.rows = [f"Item {i}" for i in range(1, 41)]
         self.removed: tuple[int, str] | None = None  # the last row swiped away, for Undo
