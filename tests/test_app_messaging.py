@@ -345,6 +345,19 @@ def test_sendto_and_view_open_the_conversation_with_the_body(device, command):
     assert [(r["body"], r["thread_id"]) for r in sent] == [("On my way", "3")]
 
 
+def test_a_conversation_gives_way_to_the_next_one_opened_in_its_task(device):
+    sh(device, f"am start -a android.intent.action.SENDTO -d 'smsto:{ALICE}'")
+    sh(device, f"am start -a android.intent.action.SENDTO -d 'smsto:{STRANGER}'")
+    assert texts(device, "conversation_title") == [STRANGER]
+    device.long_press(*center(node_bounds(device.dump_ui(), text="Your parcel is waiting")))
+    tap_node(device, content_desc="Forward")
+    tap_node(device, text="Bob Jones")
+    assert texts(device, "conversation_title") == ["Bob Jones"]
+    stack = sh(device, "dumpsys activity activities")
+    assert len(re.findall(r"Hist .*\.ConversationActivity", stack)) == 1  # FLAG_ACTIVITY_CLEAR_TOP, as AOSP's
+    assert "ForwardMessageActivity" not in stack
+
+
 def test_send_of_text_plain_picks_a_conversation(device):
     sh(device, "am start -a android.intent.action.SEND -t text/plain --es android.intent.extra.TEXT 'Shared note'")
     assert "ShareIntentActivity" in foreground(device)

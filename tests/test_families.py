@@ -22,7 +22,9 @@ SEEDS = range(20)
 
 
 def _env(device, name, tier):
-    android = AndroidEnv(device, make_family_task(name, tier), screen_size=(360, 800), dump_xml=False)
+    android = AndroidEnv(
+        device, make_family_task(name, tier), screen_size=(360, 800), dump_xml=False, write_files=False
+    )
     return ElementAction(ElementObservation(android, max_elements=32), max_elements=32)
 
 

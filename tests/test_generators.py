@@ -153,6 +153,39 @@ def test_record_lists_hold_their_target_among_distinct_distractors():
         assert f"/sdcard/Documents/{values['file']}" in paths and len(set(paths)) == 3
 
 
+def test_people_include_a_person_who_sends_each_message_with_a_given_body_or_gets_sent_ones():
+    values = draw(
+        {
+            "who": {"person": {}},
+            "friends": {"people": {"count": 3, "include": "who"}},
+            "topic": {"word": {"pool": "event_titles"}},
+            "texts": {"messages": {"from": "friends", "each": 2, "body": "{topic} moved", "within_days": [-2, -1]}},
+            "replies": {"messages": {"count": 4, "from": "friends", "sent": True}},
+            "rings": {"calls": {"from": "friends", "each": 1}},
+        }
+    )
+    phones = [p["phone"] for p in values["friends"]]
+    assert values["who"] in values["friends"] and len(set(phones)) == 3
+    assert sorted(m["address"] for m in values["texts"]) == sorted(phones * 2)
+    assert {m["body"] for m in values["texts"]} == {f"{values['topic']} moved"}
+    now_ms = int(NOW.timestamp()) * 1000
+    assert all(now_ms - 2 * 86_400_000 <= m["date"] <= now_ms - 86_400_000 for m in values["texts"])
+    assert {(m["type"], m["body"].endswith(".")) for m in values["replies"]} == {(2, True)}
+    assert {m["type"] for m in values["texts"]} == {1} and [c["number"] for c in values["rings"]] == phones
+
+
+def test_calls_are_all_of_one_type_when_asked():
+    values = draw(
+        {
+            "who": {"people": {"count": 2}},
+            "missed": {"calls": {"count": 5, "from": "who", "type": 3}},
+            "mixed": {"calls": {"count": 30, "from": "who"}},
+        }
+    )
+    assert [c["type"] for c in values["missed"]] == [3] * 5
+    assert {c["type"] for c in values["mixed"]} == {1, 2, 3}
+
+
 def test_generator_arguments_are_checked_with_their_key_paths():
     bad = [
         ({"t": {"time": {"hours": [9, 30]}}}, "params.t.time.hours[1]: Input should be less than or equal to 23"),
@@ -165,6 +198,8 @@ def test_generator_arguments_are_checked_with_their_key_paths():
         ({"p": {"pick": {"from": "q"}}}, "params.p: it reads 'q', which is not a parameter"),
         ({"c": {"choice": ["a"], "split": {"test": ["z"]}}}, "params.c: split.test: none of ['z'] is a choice"),
         ({"x": {"number": {"range": [0, 1e9], "step": 0.5}}}, "params.x.number: range / step allows more than"),
+        ({"m": {"messages": {"each": 2}}}, "params.m.messages: each needs from"),
+        ({"c": {"calls": {"type": 9}}}, "params.c.calls.type: Input should be less than or equal to 7"),
     ]
     for params, message in bad:
         with pytest.raises(TaskError) as info:

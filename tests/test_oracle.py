@@ -4,7 +4,7 @@ kind of action wrapper, and clear errors when they cannot go on."""
 import numpy as np
 import pytest
 
-from androidrl import AndroidEnv, EnvActionType, VirtualDevice
+from androidrl import AndroidEnv, EnvActionType, TaskError, VirtualDevice
 from androidrl.solvers import play_oracle, solver_for, to_actions
 from androidrl.tasks import SpecTask, make_family_suite, make_family_task, parse_spec
 from androidrl.tasks.oracle import Intent, OracleError, Target
@@ -90,6 +90,41 @@ def test_repeat_wait_and_if_steps():
     assert succeeded and 4 <= steps <= 8
 
 
+def test_a_pause_lets_a_flung_list_come_to_rest_before_a_tap():
+    now = 1_781_514_000_000  # the virtual phone's clock at boot
+    texts = [{"address": f"+1 555-01{i:02d}", "body": "Hi", "date": now - i * 60_000} for i in range(12)]
+    reset = [
+        {"insert": {"uri": "content://sms/inbox", "rows": texts}},
+        {"launch": {"package": "com.android.messaging"}},
+    ]
+    rid = "com.android.messaging:id/"
+    success = {"node": {"resource_id": rid + "conversation_title", "text": "+1 555-0109"}}
+    swipe = {"swipe": {"direction": "up", "on": {"resource_id": "android:id/list"}}}
+    tap = {"tap": {"resource_id": rid + "conversation_name", "text": "+1 555-0109"}}
+    env = elements(spec_task([swipe, {"wait": {"steps": 2}}, tap], success=success, reset=reset))
+    env.reset(seed=0)
+    assert play_oracle(env, solver_for("suite"))[:2] == (True, 4)  # swipe, two pauses, tap
+    env = elements(spec_task([swipe, tap], success=success, reset=reset))
+    env.reset(seed=0)
+    with pytest.raises(OracleError, match="the oracle's steps are done"):  # the tap landed where the row was
+        play_oracle(env, solver_for("suite"))
+
+
+def test_a_pause_waits_its_steps_and_a_wait_takes_a_condition_or_a_number_of_steps():
+    find = {"tap": {"text": "About phone"}, "scroll": "down"}
+    lengths = []
+    for oracle in ([find], [{"wait": {"steps": 2}}, find]):
+        env = elements(spec_task(oracle))
+        env.reset(seed=0)
+        succeeded, steps, _ = play_oracle(env, solver_for("suite"))
+        assert succeeded
+        lengths.append(steps)
+    assert lengths[1] == lengths[0] + 2
+    for wait in ({"until": {"node": {"text": "Wi-Fi"}}, "steps": 1}, {"max_steps": 3}):
+        with pytest.raises(TaskError, match=r"oracle\[0\]\.wait: .*a wait needs exactly one of until"):
+            parse_spec({"name": "t", "success": {"node": {"text": "x"}}, "oracle": [{"wait": wait}]})
+
+
 @pytest.mark.parametrize(
     ("oracle", "message"),
     [
@@ -110,15 +145,17 @@ def test_an_oracle_that_cannot_go_on_says_why(oracle, message):
 def test_long_press_slide_and_typing_map_onto_the_wrappers():
     env = elements(spec_task([{"long_press": {"text": "Clock"}}], success={"node": {"text": "Never"}}, reset=["home"]))
     env.reset(seed=0)
-    (action,) = to_actions(env, Intent("long_press", _target(env, "Clock")))
-    env.step(action)
-    clock = next(e for e in env.elements if e.text == "Clock")
-    assert env.unwrapped.last_action.action_type == T.USER_LONGPRESS
-    assert tuple(env.unwrapped.last_action.coord) == clock.center
+    target = _target(env, "Clock")
     with pytest.raises(ValueError, match="ElementAction types field values only"):
         to_actions(env, Intent("type", text="hello"))
     with pytest.raises(ValueError, match="ElementAction masks slide_30 on 'Clock'"):
-        to_actions(env, Intent("slide", _target(env, "Clock"), fraction=0.3))  # not a SeekBar
+        to_actions(env, Intent("slide", target, fraction=0.3))  # not a SeekBar
+    (action,) = to_actions(env, Intent("long_press", target))
+    clock = next(e for e in env.elements if e.text == "Clock")
+    env.step(action)  # (the launcher's long-press popup opens: App info)
+    assert [e.text for e in env.elements if e.text] == ["App info"]
+    assert env.unwrapped.last_action.action_type == T.USER_LONGPRESS
+    assert tuple(env.unwrapped.last_action.coord) == clock.center
     box = BoxAction(android(None), types=["tap", "back"])
     box.reset(seed=0)
     track = Target((20, 300, 340, 340), "volume", "android.widget.SeekBar")

@@ -11,6 +11,7 @@ from androidrl.wrappers import DiscreteGridAction, ScreenshotObservation, UIElem
 
 pytestmark = pytest.mark.slow
 DEVICES = ["virtual:360x800@160", "virtual:360x800@160"]
+MAX_ELEMENTS = 24  # more slots than the home screen has icons, so some are masked
 
 
 def grid(env):
@@ -18,7 +19,7 @@ def grid(env):
 
 
 def elements(env):
-    return UIElementAction(ScreenshotObservation(env, shape=(64, 36)), max_elements=12)
+    return UIElementAction(ScreenshotObservation(env, shape=(64, 36)), max_elements=MAX_ELEMENTS)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +54,10 @@ def test_maskable_ppo_uses_the_ui_element_masks():
     env = make_sb3_vec_env(DEVICES, "open-app", elements, seed=0)
     env.reset()
     masks = np.stack(env.env_method("action_masks"))
-    assert masks.shape == (2, 14) and masks[:, :9].all() and not masks[:, 9:12].any()
+    slots, found = masks[:, :MAX_ELEMENTS], masks[:, :MAX_ELEMENTS].sum(axis=1)
+    assert masks.shape == (2, MAX_ELEMENTS + 2) and (found > 0).all() and (found < MAX_ELEMENTS).all()
+    # the found elements fill the first slots; the rest are masked off
+    assert all(row[:n].all() and not row[n:].any() for row, n in zip(slots, found))
     model = MaskablePPO("CnnPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256

@@ -11,7 +11,8 @@ from androidrl.train.compose import make_wrap
 from androidrl.train.config import load_config, parse_config
 
 CONFIGS = Path(__file__).parents[1] / "configs"
-#: The shipped config of each task (others act over UI elements, the default for stock tasks).
+#: The shipped config of each task (others act on the element observation's slots, as the suite's configs do:
+#: a family may type its fields, wait, and show more than a few elements).
 SHIPPED = {
     "tap-target": "quickstart.yaml",
     "open-app": "open_app.yaml",
@@ -22,30 +23,17 @@ SHIPPED = {
 }
 
 
-def _needs_elements(steps) -> bool:
-    """Whether oracle steps type a field, wait or swipe sideways (what the UI-element action cannot do)."""
-    return any(
-        step.kind in ("type", "wait")
-        or (step.swipe is not None and step.swipe.direction in ("left", "right"))
-        or _needs_elements((*step.then, *step.else_))
-        or (step.repeat is not None and _needs_elements(step.repeat.steps))
-        for step in steps
-    )
-
-
 def _config(task: str):
     if task in SHIPPED:
         return load_config(CONFIGS / SHIPPED[task])
-    if _needs_elements(builtin_specs()[task].oracle):  # the element action types fields, waits, swipes sideways
-        return parse_config(
-            {
-                "task": task,
-                "observation": {"shape": [64, 36], "elements": {"max_elements": 32}},
-                "action": {"type": "elements", "max_elements": 32},
-                "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
-            }
-        )
-    return parse_config({"task": task, "action": {"type": "ui_elements", "max_elements": 16}})
+    return parse_config(
+        {
+            "task": task,
+            "observation": {"shape": [64, 36], "elements": {"max_elements": 32}},
+            "action": {"type": "elements", "max_elements": 32, "fields": 4},
+            "algo": {"name": "MaskablePPO", "policy": "MultiInputPolicy"},
+        }
+    )
 
 
 def test_every_builtin_has_an_oracle_and_unknown_tasks_have_no_solver():

@@ -206,6 +206,16 @@ def test_the_reset_guard_redraws_until_the_goal_does_not_hold_then_gives_up():
         always.reset(seed=0)
 
 
+def test_parameters_read_the_clock_of_the_episodes_start_not_where_the_last_episode_left_it():
+    env = env_for({"params": {"calls": {"calls": {"count": 1, "within_days": [0, 0]}}}})
+    _, first = env.reset(seed=0)
+    for _ in range(5):
+        env.step(EnvAction())  # (each step moves the phone's clock)
+    assert env.device.shell("date +%s").strip() != str(first["params"]["calls"][0]["date"] // 1000)
+    _, again = env.reset(seed=0)
+    assert again["params"] == first["params"]
+
+
 @pytest.mark.parametrize(
     ("mode", "success_reward", "failure_reward"), [("binary", 1.0, -1.0), ("time", 1 - 0.5 * 2 / 10, -1.0)]
 )

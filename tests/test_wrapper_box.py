@@ -6,6 +6,8 @@ import pytest
 from androidrl import AndroidEnv, EnvActionType, VirtualDevice
 from androidrl.wrappers import BoxAction
 
+from conftest import center, node_bounds
+
 
 def make(types=("tap", "long_press", "swipe_up", "back")):
     device = VirtualDevice(width=360, height=800, density=160)
@@ -26,8 +28,9 @@ def test_space_and_mapping():
 def test_acts_on_the_phone():
     env, phone = make()
     env.reset(seed=0)
-    x, y = 45 / 359 * 2 - 1, 330 / 799 * 2 - 1  # the Settings icon
-    env.step(np.array([x, y, 1, 0, 0, 0]))
+    # The Settings icon wherever the launcher put it (as more apps are installed it moves).
+    x, y = center(node_bounds(env.unwrapped.device.dump_ui(), content_desc="Settings", clickable=True))
+    env.step(np.array([x / 359 * 2 - 1, y / 799 * 2 - 1, 1, 0, 0, 0]))
     assert phone.foreground()[0] == "com.android.settings"
 
 

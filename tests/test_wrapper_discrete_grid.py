@@ -27,10 +27,11 @@ def test_table_layout_and_descriptions():
 def test_entries_act_on_the_phone():
     env, phone = make(rows=8, cols=4, texts=["grid text"], enter=True)
     env.reset(seed=0)
-    left, top, right, bottom = node_bounds(phone.dump_ui(), text="Settings")  # the launcher's icon
+    # The grid cell whose tap lands on the Settings icon, wherever the launcher put it.
+    left, top, right, bottom = node_bounds(env.unwrapped.device.dump_ui(), content_desc="Settings", clickable=True)
     inside = [i for i in range(32) if left <= env.action(i).coord[0] < right and top <= env.action(i).coord[1] < bottom]
-    settings_cell = inside[0]
-    env.step(settings_cell)
+    assert inside, f"no cell of the 8x4 grid taps the Settings icon at {(left, top, right, bottom)}"
+    env.step(inside[0])
     assert phone.foreground()[0] == "com.android.settings"
     before = phone.top_activity.scroll
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "swipe up long"))

@@ -6,6 +6,8 @@ import pytest
 from androidrl import AndroidEnv, EnvActionType, VirtualDevice
 from androidrl.wrappers import MultiDiscreteAction
 
+from conftest import node_bounds
+
 
 def make(**kwargs):
     device = VirtualDevice(width=360, height=800, density=160)
@@ -25,7 +27,12 @@ def test_space_and_mapping():
 def test_acts_on_the_phone():
     env, phone = make(rows=8, cols=4)
     env.reset(seed=0)
-    env.step([0, 3, 0])  # tap the Settings icon (third icon row, first column)
+    # The grid cell whose tap lands on the Settings icon, wherever the launcher put it.
+    left, top, right, bottom = node_bounds(env.unwrapped.device.dump_ui(), content_desc="Settings", clickable=True)
+    cells = [(r, c) for r in range(8) for c in range(4) if left <= env.action([0, r, c]).coord[0] < right]
+    cells = [(r, c) for r, c in cells if top <= env.action([0, r, c]).coord[1] < bottom]
+    assert cells, f"no cell of the 8x4 grid taps the Settings icon at {(left, top, right, bottom)}"
+    env.step([0, *cells[0]])
     assert phone.foreground()[0] == "com.android.settings"
     env.step([env.types.index("back"), 0, 0])
     assert phone.foreground()[0] == "com.android.launcher3"

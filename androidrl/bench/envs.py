@@ -192,6 +192,16 @@ PHONE_RECENTS = {
 }
 
 
+#: SystemUI's Quick Settings pulled all the way down; random taps switch tiles, slide the brightness, open Settings.
+QUICK_SETTINGS = {
+    "name": "quick-settings",
+    "description": "Random taps on the Quick Settings (a benchmark, never succeeds).",
+    "max_steps": 50,
+    "reset": [{"shell": "am force-stop com.android.settings; input keyevent HOME; cmd statusbar expand-settings"}],
+    "success": {"node": {"text": "never shown by chance: 0xdeadbeef"}},
+}
+
+
 def _app_screen(rounds: int, title: str, task: dict) -> Figure:
     """In-process steps/s at 360x800 on an app screen: raw, and wrapped 84x84.
 
@@ -258,6 +268,9 @@ APP_SCREENS = (
     ("Contacts list", _app_screen_task("contacts", "com.android.contacts/.activities.PeopleActivity")),
     ("Phone", _app_screen_task("phone", "com.android.dialer/.main.impl.MainActivity")),
     ("Phone, Recents", PHONE_RECENTS),
+    ("Settings", _app_screen_task("settings", "com.android.settings/.Settings")),
+    ("Calculator", _app_screen_task("calculator", "com.android.calculator2/.Calculator")),
+    ("Quick Settings", QUICK_SETTINGS),
 )
 #: What their phone holds, so the screens have something to show (files, photos, contacts, calls).
 APP_CONTENT = {"files": 8, "photos": 6, "contacts": 20, "calls": 10}

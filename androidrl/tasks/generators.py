@@ -13,16 +13,18 @@ Kinds (each a small, general library; a family that needs more gets a new genera
   ``number: {range: [lo, hi], step}``.
 * ``word``/``words: {count}``/``sentence: {words: [min, max]}`` from a named pool
   (``pool: common | labels | event_titles``); ``filename: {ext, words}``; ``code: {digits}``.
-* ``person``/``people: {count}`` -> ``{first, last, name, phone, email}`` from fixed name pools,
-  phones unique in the ``+1 555-01xx`` range; ``ascii: true`` for names that must be typed.
+* ``person``/``people: {count, include}`` -> ``{first, last, name, phone, email}`` from fixed name
+  pools, phones unique in the ``+1 555-01xx`` range; ``ascii: true`` for names that must be typed.
 * ``time``/``times: {count}`` -> ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``.
 * ``date: {within_days: [lo, hi], weekdays_only}`` -> ``{year, month, day, weekday, text
   ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
 * ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
 * ``note: {title_words, words}`` -> ``{title, body}`` (a capitalised title, a sentence for a body).
 * Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
-  ``calls``, ``files``, ``notes`` — rows in the columns of AOSP's providers (and of Notes'),
-  ``include: PARAM`` putting a target among the distractors.
+  ``calls`` (``type``: one call type for all), ``files``, ``notes`` — rows in the columns of AOSP's
+  providers (and of Notes'), ``include: PARAM`` putting a target among the distractors;
+  ``messages``/``calls`` ``from`` a people parameter (``each: N``: N rows per person), a message's
+  ``body`` given or a sentence, ``sent: true`` for sent texts.
 
 ``distinct_from: PARAM`` (or a list of them) keeps a value (each element, for lists) different
 from earlier parameters' values. Counts and other numbers may be placeholders of earlier
@@ -131,6 +133,7 @@ class PeopleArgs(PersonArgs):
     """``people``: ``count`` distinct persons."""
 
     count: Count = 3
+    include: ParamName | None = None  # a person parameter among them (at a random place)
 
 
 Hour = Annotated[int, Field(ge=0, le=23)]
@@ -195,7 +198,6 @@ class AlarmsArgs(TimesArgs):
 class ContactsArgs(PeopleArgs):
     """``contacts``: contact rows (a raw contact with name, phone and email data rows)."""
 
-    include: ParamName | None = None  # a person parameter among them
     from_: ParamName | None = Field(default=None, alias="from")  # exactly these persons (a people parameter)
 
 
@@ -208,16 +210,32 @@ class EventsArgs(DateArgs):
     calendar_id: int = Field(default=1, ge=1)
 
 
-class MessagesArgs(_Args):
-    """``messages``: SMS inbox rows (AOSP ``Telephony.Sms``) from ``from`` (people) or new persons."""
+class _LogArgs(_Args):
+    """Rows with a person and a time: ``count`` of them from ``from`` (people) or new persons."""
 
     count: Count = 3
     from_: ParamName | None = Field(default=None, alias="from")
+    each: int | None = Field(default=None, ge=1, le=20)  # every person of ``from`` has this many (count unused)
     within_days: tuple[Days, Days] = (-30, 0)
 
+    @model_validator(mode="after")
+    def _each_needs_from(self) -> _LogArgs:
+        if self.each is not None and self.from_ is None:
+            raise ValueError("each needs from: the people who each have that many rows")
+        return self
 
-class CallsArgs(MessagesArgs):
+
+class MessagesArgs(_LogArgs):
+    """``messages``: SMS rows (AOSP ``Telephony.Sms``), received (``type`` 1) or ``sent`` (2), read."""
+
+    body: str | None = Field(default=None, min_length=1)  # every message's text (else a sentence each)
+    sent: bool = False
+
+
+class CallsArgs(_LogArgs):
     """``calls``: call log rows (AOSP ``CallLog.Calls``)."""
+
+    type: int | None = Field(default=None, ge=1, le=7)  # CallLog.Calls.*_TYPE; None: incoming, outgoing or missed
 
 
 class NoteArgs(SentenceArgs):
@@ -443,28 +461,29 @@ def _event_row(date: dict[str, Any], args: EventsArgs, draw: Draw) -> dict[str, 
     }
 
 
-def _when(args: MessagesArgs, draw: Draw) -> int:
+def _when(args: _LogArgs, draw: Draw) -> int:
     """Milliseconds since the epoch, uniform within ``within_days`` of the phone's now."""
     low, high = args.within_days
     return (int(draw.now().timestamp()) + int(draw.rng.integers(low * 86_400, high * 86_400 + 1))) * 1000
 
 
-def _sender(args: MessagesArgs, draw: Draw) -> dict[str, str]:
+def _sender(args: _LogArgs, draw: Draw) -> dict[str, str]:
     if args.from_ is not None:
         return draw.pick(_list_param(draw, args.from_, "messages"))
     return _one_person(PersonArgs(), draw)
 
 
 def _message_row(person: dict[str, str], args: MessagesArgs, draw: Draw) -> dict[str, Any]:
-    body = _one_sentence(SentenceArgs(), draw)
-    return {"address": person["phone"], "body": body, "type": 1, "read": 1, "date": _when(args, draw)}
+    body = args.body if args.body is not None else _one_sentence(SentenceArgs(), draw)
+    kind = 2 if args.sent else 1  # Telephony.Sms.MESSAGE_TYPE_SENT, _INBOX
+    return {"address": person["phone"], "body": body, "type": kind, "read": 1, "date": _when(args, draw)}
 
 
 def _call_row(person: dict[str, str], args: CallsArgs, draw: Draw) -> dict[str, Any]:
     return {
         "number": person["phone"],
         "name": person["name"],
-        "type": draw.pick((1, 2, 3)),  # incoming, outgoing, missed
+        "type": args.type if args.type is not None else draw.pick((1, 2, 3)),  # incoming, outgoing, missed
         "duration": int(draw.rng.integers(0, 1200)),
         "date": _when(args, draw),
     }
@@ -675,6 +694,8 @@ def _draw_once(name: str, param: Param, draw: Draw) -> Any:
         return " ".join(_distinct_list(name, kind, args, draw, avoid, args.count))
     if getattr(args, "from_", None) is not None and not kind.repeats:  # the rows of exactly these values
         elements = _list_param(draw, args.from_, param.kind)
+    elif getattr(args, "each", None) is not None:  # each of these persons, ``each`` times
+        elements = [p for p in _list_param(draw, args.from_, param.kind) for _ in range(args.each)]
     elif include is not None:
         target = draw.values[include]
         avoid |= _keys(target)

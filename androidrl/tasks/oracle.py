@@ -11,7 +11,7 @@
       - swipe: {direction: up}                         # the finger's way; ``on`` a node, or the screen
       - key: enter                                     # back | home | enter
       - wait: {until: {node: {text: Done}}, max_steps: 5}
-      - wait: {max_steps: 1}                           # a step for the screen to settle (a fling)
+      - wait: {steps: 1}                               # let a flung list come to rest
       - if: {node: {text: Allow}}
         then: [{tap: {text: Allow}}]
         else: []
@@ -59,14 +59,21 @@ class Slide(Model):
 
 
 class OracleWait(Model):
-    """Do nothing until ``until`` holds (at most ``max_steps`` steps); without ``until``, for ``max_steps`` steps.
+    """Do nothing until ``until`` holds (at most ``max_steps`` steps), or for ``steps`` steps.
 
-    A plain wait lets the screen settle: after a swipe that flings a list, the next screen read is
-    its first frame, and the list comes to rest while the next step's time passes.
+    ``steps`` lets the screen settle: a list flung by a swipe moves on after the finger lifts, so
+    the screen seen right after it is not where the next tap lands.
     """
 
     until: ConditionField | None = None
     max_steps: int = Field(default=10, ge=1, le=1000)
+    steps: int | None = Field(default=None, ge=1, le=1000)
+
+    @model_validator(mode="after")
+    def _one(self) -> OracleWait:
+        if (self.until is None) == (self.steps is None):
+            raise ValueError("a wait needs exactly one of until (and max_steps), steps")
+        return self
 
 
 class Repeat(Model):
@@ -254,8 +261,8 @@ class OracleRun:
         yield Intent("key", text=step.key)
 
     def _wait(self, step: OracleStep) -> Iterator[Intent]:
-        if step.wait.until is None:
-            for _ in range(step.wait.max_steps):
+        if step.wait.steps is not None:
+            for _ in range(step.wait.steps):
                 yield Intent("wait")
             return
         for _ in range(step.wait.max_steps):

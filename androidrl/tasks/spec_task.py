@@ -181,6 +181,8 @@ class SpecTask(Task):
         now = _Clock(device)
         redraws = 0
         while True:
+            if self._start_from is not None:  # (first: the parameters read the start's clock, not the last episode's)
+                run_step(device, Step(snapshot=self._start_from))
             values = draw_params(self.spec.params, Draw(rng, self.split, now))
             values["seed"] = int(rng.integers(0, 2**31 - 1))
             config = None
@@ -188,8 +190,6 @@ class SpecTask(Task):
                 configs = device_configs(self.split)
                 config = configs[int(rng.integers(len(configs)))]
             self._start(values)
-            if self._start_from is not None:
-                run_step(device, Step(snapshot=self._start_from))
             if config is not None:
                 run_step(device, Step(config=config))
             self._run_reset(device)

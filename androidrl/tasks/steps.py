@@ -388,23 +388,45 @@ def run_step(device: Device, step: Step) -> None:
 
 
 def insert_rows(device: Device, uri: str, rows: tuple[dict[str, Any], ...]) -> None:
-    """Insert rows (and after each, its ``_children`` with its ``_id``).
+    """Insert rows, then their ``_children`` with their parent's ``_id``.
+
+    The rows go in one command line (one round trip over adb), the parents' ``_id`` s are read
+    back with one query (a provider numbers new rows upwards: the newest ``len(rows)`` ids are
+    these rows', in order), and the children of every parent go in one line per URI.
 
     Raises:
-        TaskError: The provider refused a row, or a parent's ``_id`` could not be read back.
+        TaskError: The provider refused a row, or the parents' ``_id`` s could not be read back.
     """
-    for row in rows:
-        _checked(device, insert_command(uri, row))
-        children = row.get(CHILDREN) or ()
-        if not children:
-            continue
-        found = parse_rows(_checked(device, content_query_command(uri, projection=("_id",), sort="_id DESC")))
-        if not found or not found[0].get("_id", "").lstrip("-").isdigit():
-            raise TaskError(f"inserted a row into {uri} but `content query` shows no _id for it")
-        parent = int(found[0]["_id"])
-        for child in children:
-            filled = [{k: parent if v == PARENT_ID else v for k, v in r.items()} for r in child["rows"]]
-            insert_rows(device, child["uri"], tuple(_check_row(r) for r in filled))
+    _checked_lines(device, [insert_command(uri, row) for row in rows])
+    if not any(row.get(CHILDREN) for row in rows):
+        return
+    found = parse_rows(_checked(device, content_query_command(uri, projection=("_id",), sort="_id DESC")))
+    ids = [row.get("_id", "") for row in found[: len(rows)]][::-1]
+    if len(ids) < len(rows) or not all(i.lstrip("-").isdigit() for i in ids):
+        raise TaskError(f"inserted {len(rows)} rows into {uri} but `content query` shows no _id for each")
+    children: dict[str, list[dict[str, Any]]] = {}
+    for row, parent in zip(rows, map(int, ids)):
+        for child in row.get(CHILDREN) or ():
+            filled = ({k: parent if v == PARENT_ID else v for k, v in r.items()} for r in child["rows"])
+            children.setdefault(child["uri"], []).extend(_check_row(r) for r in filled)
+    for child_uri, child_rows in children.items():
+        insert_rows(device, child_uri, tuple(child_rows))
+
+
+#: How long a command line of several commands may grow (adb and a device's shell take far more).
+MAX_LINE = 16_000
+
+
+def _checked_lines(device: Device, commands: list[str]) -> None:
+    """Run commands as few ``;``-joined lines as fit, each line checked as :func:`_checked` checks one."""
+    line: list[str] = []
+    for command in commands:
+        if line and sum(map(len, line)) + len(command) + 2 * len(line) > MAX_LINE:
+            _checked(device, "; ".join(line))
+            line = []
+        line.append(command)
+    if line:
+        _checked(device, "; ".join(line))
 
 
 def _checked(device: Device, command: str) -> str:

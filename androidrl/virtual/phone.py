@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 
+from androidrl.virtual.apps.calculator.app import calculator_app
 from androidrl.virtual.apps.calendar.app import calendar_app
 from androidrl.virtual.apps.camera.app import camera_app
 from androidrl.virtual.apps.contacts.app import contacts_app
@@ -23,11 +24,11 @@ from androidrl.virtual.apps.deskclock.app import deskclock_app
 from androidrl.virtual.apps.dialer.app import dialer_app
 from androidrl.virtual.apps.files.app import files_app, htmlviewer_app
 from androidrl.virtual.apps.gallery.app import gallery_app
+from androidrl.virtual.apps.installed.app import installed_app
 from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.messaging.app import messaging_app
 from androidrl.virtual.apps.notes.app import notes_app
-from androidrl.virtual.apps.placeholder.app import installed_app, placeholder_apps
 from androidrl.virtual.apps.practice.app import practice_app
 from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
@@ -50,7 +51,7 @@ def default_apps() -> list[App]:
     apps = [
         launcher_app(),
         settings_app(),
-        *placeholder_apps(),
+        calculator_app(),
         calendar_app(),
         deskclock_app(),
         contacts_app(),

@@ -21,6 +21,7 @@ computed the same way, the result equals a from-scratch downscale bit for bit.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -212,19 +213,20 @@ class ScreenshotObservation(gym.ObservationWrapper):
             else:
                 channels = 1 if self.grayscale else 3
                 scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
+            whole = _rows_image(frame, 0, height) if bands else None  # (once a frame, not once a band)
             for top in bands:
-                self._band(frame, scaled, top, rows)
+                self._band(whole, scaled, top, rows)
         self._cache = (frame, scaled)
         return self._compose(scaled, geometry)
 
-    def _band(self, frame: np.ndarray, scaled: np.ndarray, top: int, rows: int) -> None:
-        """Downscale output rows ``top``..``top + rows`` of ``scaled`` from the source rows under them."""
-        height, width = frame.shape[:2]
+    def _band(self, whole: Image.Image, scaled: np.ndarray, top: int, rows: int) -> None:
+        """Downscale output rows ``top``..``top + rows`` of ``scaled`` from the rows of frame ``whole`` under them."""
+        width, height = whole.size
         out_height, out_width = scaled.shape[:2]
         bottom = min(out_height, top + rows)
         y0, y1 = top * height / out_height, bottom * height / out_height
-        first, last = int(y0), min(height, int(np.ceil(y1)))
-        source = _rows_image(frame, first, last)
+        first, last = int(y0), min(height, math.ceil(y1))
+        source = whole.crop((0, first, width, last))
         if self.grayscale:
             source = source.convert("L")
         band = source.resize(

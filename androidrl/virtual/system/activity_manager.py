@@ -6,7 +6,13 @@ import threading
 from collections.abc import Callable
 
 from androidrl.virtual.system.framework.app import Activity, App, Context
-from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_HOME, Intent, short_component
+from androidrl.virtual.system.framework.intent import (
+    ACTION_MAIN,
+    CATEGORY_HOME,
+    FLAG_ACTIVITY_CLEAR_TOP,
+    Intent,
+    short_component,
+)
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.packages import PackageManager
 from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
@@ -217,7 +223,8 @@ class ActivityManager:
             if app.package == self.home[0]:
                 self.go_home()
                 return "home"
-            if task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
+            cleared = task is not None and intent.flags & FLAG_ACTIVITY_CLEAR_TOP and self._clear_top(task, cls)
+            if not cleared and task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
                 self._tasks.remove(task)
                 self._tasks.append(task)
                 self._on_change()
@@ -232,10 +239,20 @@ class ActivityManager:
                     task.append(activity)
                 else:
                     self._tasks.append(self._new_task(activity))
-            elif not self._tasks:  # (it left no task at all: home)
+            elif task is not None and not task and task in self._tasks:  # (cleared, and nothing took its place)
+                self._tasks.remove(task)
+            if not self._tasks:  # (it left no task at all: home)
                 self.go_home()
             self._on_change()
             return "started"
+
+    @staticmethod
+    def _clear_top(task: Task, cls: str) -> bool:
+        """FLAG_ACTIVITY_CLEAR_TOP: the task's activity of ``cls`` and those above it finish; whether one did."""
+        index = next((i for i, a in enumerate(task) if a.cls == cls), None)
+        if index is not None:
+            del task[index:]
+        return index is not None
 
     def finish_activity(self, activity: Activity) -> bool:
         """Remove ``activity``; an emptied task goes, and the home screen is never left without a task.

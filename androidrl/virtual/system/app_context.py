@@ -48,4 +48,16 @@ def app_context(core: PhoneCore) -> Context:
         elapsed_realtime=lambda: round(clock.uptime() * 1000),
         alarms=core.alarm_manager,
         notifications=AppNotifications(core.notifications, core.processes.uid, clock.now),
+        set_locale=lambda tag: _set_locale(core, tag),
+        force_stop=core.force_stop,
+        clear_data=core.packages.clear_data,
+        uninstall=core.packages.uninstall,
+        running=lambda package: core.processes.pid(package) is not None,
+        lock_settings=core.lock_settings,
     )
+
+
+def _set_locale(core: PhoneCore, tag: str) -> None:
+    """``LocalePicker.updateLocales``: ``persist.sys.locale`` and ``system system_locales`` (ATMS)."""
+    core.props["persist.sys.locale"] = tag
+    core.settings.put("system", "system_locales", tag)

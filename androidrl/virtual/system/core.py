@@ -40,6 +40,7 @@ from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
+from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.notifications import NotificationManager, StatusBar
 from androidrl.virtual.system.packages import PackageManager
@@ -52,6 +53,7 @@ from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.notification_shade import NotificationShade
 from androidrl.virtual.system.window.policy import WindowPolicy
+from androidrl.virtual.system.window.quick_settings import QuickSettings
 from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.system.window.window_manager import WindowManager
 
@@ -126,7 +128,8 @@ class PhoneCore:
         evdev: The input hardware (``/dev/input``): what it reports (``getevent``) and reads (``sendevent``).
         power: Online, rebooting or off.
         wakefulness: Whether the screen is on (``input keyevent SLEEP|WAKEUP|POWER``).
-        keyguard: The lock screen (it shows when the screen goes off).
+        lock_settings: The lock screen's credential (none or a PIN; ``locksettings``).
+        keyguard: The lock screen (it shows when the screen goes off; with a PIN, it asks for it).
         notifications: The posted notifications (``cmd notification``).
         status_bar: Whether the notification shade is down (``cmd statusbar``).
         policy: What keys and touches do before they reach a window (PhoneWindowManager).
@@ -191,11 +194,12 @@ class PhoneCore:
             stop=lambda package: self.force_stop(package),
             on_change=self._packages_changed,
             app_from_apk=app_from_apk,
-            on_clear=self.content.clear,
+            on_clear=self._cleared,
         )
         self._rng = np.random.default_rng(seed)
         self.clipboard = Clipboard()
-        self.notifications = NotificationManager(on_change=self.invalidate)
+        self.notifications = NotificationManager(self.invalidate, uid_of=lambda package: self.processes.uid(package))
+        self.lock_settings = LockSettings(on_change=self.invalidate)
         context = app_context(self)
         self.activities = ActivityManager(
             self.packages,
@@ -209,18 +213,24 @@ class PhoneCore:
             content_type=self._content_type,
         )
         self.broadcasts = Broadcasts(self.packages, self.processes, self.alarm_manager, context, lock=self.lock)
-        self.keyguard = Keyguard(on_change=self.invalidate)
+        self.keyguard = Keyguard(self.lock_settings, on_change=self.invalidate)
         self.wakefulness = Wakefulness(on_change=self._on_wakefulness)
         self.status_bar = StatusBar(on_change=self.invalidate)
         # The navigation bar's buttons inject their keys, as SystemUI does: not through the keyboard.
-        bars = SystemBars(self.metrics, self.radios, inject_key=lambda code: self.input.press_key(code))
+        bars = SystemBars(
+            self.metrics, self.radios, lambda code: self.input.press_key(code), self.local_time, self.is_24_hour
+        )
         shade = NotificationShade(
             self.metrics,
             self.keyguard,
             self.status_bar,
             self.notifications,
-            self.radios,
+            QuickSettings(self.settings, self.radios, log=self._radio_log),
+            self.settings,
             local_time=self.local_time,
+            language=lambda: self.windows.configuration().language,
+            start_activity=self.start_activity,
+            app_label=lambda package: self.apps[package].label if package in self.apps else package,
         )
         # The keyboard types as `input text` does: into the focused field, through input dispatch.
         self.ime = InputMethod(
@@ -229,15 +239,7 @@ class PhoneCore:
             send_key=lambda code: self.input.press_key(code),
         )
         self.windows = WindowManager(
-            self.metrics,
-            self.activities,
-            self.clock,
-            self.settings,
-            self.props,
-            self.ime,
-            bars,
-            shade,
-            lock=self.lock,
+            self.metrics, self.activities, self.clock, self.settings, self.props, self.ime, bars, shade, lock=self.lock
         )
         deliver = self.broadcasts.deliver_alarms  # (before each frame: what went off shows on it)
         self.display = Display(
@@ -265,7 +267,13 @@ class PhoneCore:
 
     def _packages_changed(self) -> None:
         self.content.sync()  # an installed package's providers come, an uninstalled one's go
+        for package in [p for p, _, _ in self.notifications.user_set() if p not in self.apps]:
+            self.notifications.forget_package(package)
         self.invalidate()
+
+    def _cleared(self, package: str) -> None:  # pm clear: its providers too, and its runtime permissions reset
+        self.content.clear(package)
+        self.notifications.forget_package(package)
 
     def _content_type(self, uri: str) -> str | None:
         """``Intent.resolveTypeIfNeeded``: the MIME type the provider of a ``content:`` URI gives it."""
@@ -286,7 +294,7 @@ class PhoneCore:
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
         "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
-        "status_bar", "alarm_manager",
+        "status_bar", "lock_settings", "alarm_manager",
     )  # fmt: skip
 
     def save_snapshot(self, name: str) -> None:
@@ -354,7 +362,7 @@ class PhoneCore:
     def _shared(self) -> dict[int, object]:
         """What a snapshot refers to but never copies: the phone itself, its lock, its wiring."""
         keep = (self, self.lock, self.activities, self.packages, self.display, self.input, self.power, self.log)
-        keep += (self.radios, self.clock, self.content, self.windows, self.ime)
+        keep += (self.radios, self.clock, self.content, self.windows, self.ime, self.lock_settings)
         keep += (self.activities.context,)
         return {id(obj): obj for obj in keep}
 
@@ -368,7 +376,7 @@ class PhoneCore:
         self.alarm_manager.clear()
         self.activities.boot()
         self.wakefulness.wake_up()
-        self.keyguard.dismiss()
+        self.keyguard.unlocked_by_boot()
         self.status_bar.collapse()
         self.notifications.cancel_all()
         self.broadcasts.send(Intent(action=ACTION_BOOT_COMPLETED))

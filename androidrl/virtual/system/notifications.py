@@ -55,17 +55,27 @@ class NotificationManager:
 
     Args:
         on_change: Runs after every post or cancel (the shade shows them).
+        uid_of: The uid of a package (the per-package preferences name it).
     """
 
-    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, on_change: Callable[[], None] | None = None, uid_of: Callable[[str], int] | None = None) -> None:
         self._posted: dict[str, Notification] = {}
+        self._blocked: dict[str, int] = {}  # package -> uid, of the packages whose notifications are off
+        self._user_set: dict[str, int] = {}  # package -> uid, of every package the user switched either way
         self._on_change = on_change
+        self._uid_of = uid_of or (lambda package: 10000)
 
-    def post(self, notification: Notification) -> None:
-        """Post (or update) a notification."""
+    def post(self, notification: Notification) -> bool:
+        """Post (or update) a notification; False when its package's notifications are off.
+
+        A blocked package's notification is dropped (NotificationManagerService: "by user request").
+        """
+        if notification.package in self._blocked:
+            return False
         self._posted.pop(notification.key, None)
         self._posted[notification.key] = notification
         self._changed()
+        return True
 
     def cancel(self, key: str) -> bool:
         """Take a notification away by key; whether there was one."""
@@ -89,6 +99,33 @@ class NotificationManager:
         """The posted notifications, oldest first."""
         return list(self._posted.values())
 
+    def set_enabled_for_package(self, package: str, enabled: bool) -> None:
+        """Allow or block a package's notifications (``setNotificationsEnabledForPackage``).
+
+        On Android 13+ that is the POST_NOTIFICATIONS permission, user-set. Blocking cancels what it posted.
+        """
+        uid = self._user_set[package] = self._uid_of(package)
+        if enabled:
+            self._blocked.pop(package, None)
+        else:
+            self._blocked[package] = uid
+            self._posted = {k: n for k, n in self._posted.items() if n.package != package}
+        self._changed()
+
+    def enabled_for_package(self, package: str) -> bool:
+        """Whether ``package`` may post (``areNotificationsEnabledForPackage``)."""
+        return package not in self._blocked
+
+    def user_set(self) -> list[tuple[str, int, bool]]:
+        """``(package, uid, enabled)`` of each package whose notifications the user switched, in order."""
+        return [(package, uid, package not in self._blocked) for package, uid in self._user_set.items()]
+
+    def forget_package(self, package: str) -> None:
+        """A package's data was cleared or it went: its notification permission is back to its default."""
+        if self._user_set.pop(package, None) is not None or self._blocked.pop(package, None) is not None:
+            self._blocked.pop(package, None)
+            self._changed()
+
     def get(self, key: str) -> Notification | None:
         """The notification with that key, or None."""
         return self._posted.get(key)
@@ -100,6 +137,8 @@ class NotificationManager:
 
 class AppNotifications:
     """What an app's ``NotificationManager`` does: post and cancel its own notifications (without a tag).
+
+    Settings, a system app, also reads and switches whether a package may post (the per-app switch).
 
     Args:
         manager: The phone's notifications.
@@ -118,6 +157,14 @@ class AppNotifications:
     def cancel(self, package: str, id: int) -> bool:
         """``cancel(id)``: take the package's notification ``id`` away; whether it was there."""
         return self._manager.cancel(Notification(package, self._uid_of(package), id, "null", "", "").key)
+
+    def enabled_for_package(self, package: str) -> bool:
+        """``areNotificationsEnabledForPackage``: whether ``package`` may post."""
+        return self._manager.enabled_for_package(package)
+
+    def set_enabled_for_package(self, package: str, enabled: bool) -> None:
+        """``setNotificationsEnabledForPackage``: allow or block ``package`` (blocking cancels what it posted)."""
+        self._manager.set_enabled_for_package(package, enabled)
 
     def get(self, package: str, id: int) -> Notification | None:
         """The package's notification ``id`` if posted (``getActiveNotifications``)."""

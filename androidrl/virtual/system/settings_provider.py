@@ -30,6 +30,8 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "window_animation_scale": "1.0",
         "transition_animation_scale": "1.0",
         "animator_duration_scale": "1.0",
+        "zen_mode": "0",
+        "low_power": "0",
     },
     "secure": {
         "long_press_timeout": "400",
@@ -37,8 +39,22 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "android_id": "a1b2c3d4e5f60718",
         "ui_night_mode": "1",
         "default_input_method": "com.android.inputmethod.latin/.LatinIME",
+        "flashlight_available": "1",
+        "flashlight_enabled": "0",
     },
-    "system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0"},
+    "system": {
+        "screen_brightness": "102",
+        "screen_off_timeout": "60000",
+        "font_scale": "1.0",
+        "accelerometer_rotation": "0",
+        # AudioService's persisted indexes on the speaker (VolumeStreamState.getSettingNameForDevice:
+        # "volume_<stream>_speaker"), at AudioSystem.DEFAULT_STREAM_VOLUME.
+        "volume_music_speaker": "5",
+        "volume_ring_speaker": "5",
+        "volume_notification_speaker": "5",
+        "volume_alarm_speaker": "6",
+        "volume_voice_earpiece": "4",
+    },
 }
 
 

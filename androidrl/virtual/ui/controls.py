@@ -188,11 +188,10 @@ class SeekBar(View):
         half = max(1, round(2 * scale))
         at = start + round((end - start) * self.value / self.max_value)
         thumb = round(10 * scale)
-        return [
-            ("rect", (start, mid - half, end, mid + half), DIVIDER, half),
-            ("rect", (start, mid - half, at, mid + half), PRIMARY, half),
-            ("disc", (at - thumb, mid - thumb, at + thumb, mid + thumb), PRIMARY),
-        ]
+        ops = [("rect", (start, mid - half, end, mid + half), DIVIDER, half)]
+        if at > start:  # (at 0 the progress is empty: no zero-width rounded rect)
+            ops.append(("rect", (start, mid - half, at, mid + half), PRIMARY, half))
+        return [*ops, ("disc", (at - thumb, mid - thumb, at + thumb, mid + thumb), PRIMARY)]
 
 
 class TabView(LinearLayout):

@@ -228,7 +228,7 @@ class Renderer:
             for left, top, right, bottom in regions:
                 patch = Image.new("RGBX", (right - left, bottom - top), self.background)
                 box = (left, top, right, bottom)
-                _draw_ops(patch, tuple(_shift(op, -left, -top) for op in ops if _touches(op[1], box, self.MARGIN)))
+                _draw_ops(patch, [op for op in ops if _touches(op[1], box, self.MARGIN)], left, top)
                 canvas.paste(patch, (left, top))
             region = functools.reduce(_union, regions)
             self.partial_frames += 1
@@ -266,26 +266,38 @@ class Renderer:
 
         Each changed box, widened by the margin, is its own region (boxes that overlap are
         merged), so a target that moves across the screen redraws where it was and where it
-        is, not everything between.
+        is, not everything between. Regions never overlap, so their areas add up to what is
+        redrawn; that only grows as boxes come in, so once it passes the share of a full
+        redraw the rest is not looked at (the biggest boxes come first).
         """
         m, width, height = self.MARGIN, self.width, self.height
-        regions: list[Box] = []
+        boxes = set()
         for b in _changed_boxes(self._ops, ops):
             box = (max(0, b[0] - m), max(0, b[1] - m), min(width, b[2] + m), min(height, b[3] + m))
-            if box[2] <= box[0] or box[3] <= box[1]:
-                continue  # off screen
+            if box[2] > box[0] and box[3] > box[1]:  # (else off screen)
+                boxes.add(box)
+        limit = self.FULL_REDRAW_SHARE * width * height
+        area = 0
+        regions: list[Box] = []
+        for box in sorted(boxes, key=_area, reverse=True):
             merged = True
             while merged:  # absorb every region the box overlaps
                 merged = False
                 for other in regions:
                     if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
                         regions.remove(other)
+                        area -= _area(other)
                         box, merged = _union(box, other), True
                         break
             regions.append(box)
-        if sum((r[2] - r[0]) * (r[3] - r[1]) for r in regions) > self.FULL_REDRAW_SHARE * width * height:
-            return None
+            area += _area(box)
+            if area > limit:
+                return None
         return regions
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
@@ -303,11 +315,21 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
     tail = 0
     while tail < end - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    old, new = old[head : len(old) - tail], new[head : len(new) - tail]
-    before, after = Counter(old), Counter(new)
-    gone, added = list((before - after).elements()), list((after - before).elements())
-    layers = {op[1]: op for op in gone if op[0] == "layer"}
+    counts = Counter(old[head : len(old) - tail])
+    added = []
+    for op in new[head : len(new) - tail]:  # (each op of one list matched with one equal op of the other)
+        left = counts.get(op)
+        if left:
+            counts[op] = left - 1
+        else:
+            added.append(op)
+    layers = {}
     boxes = []
+    for op, left in counts.items():  # what is left is gone
+        if left and op[0] == "layer":
+            layers[op[1]] = op
+        elif left:
+            boxes.append(op[1])
     for op in added:
         twin = layers.pop(op[1], None) if op[0] == "layer" else None
         if twin is None:
@@ -315,7 +337,7 @@ def _changed_boxes(old: tuple[Op, ...], new: tuple[Op, ...]) -> list[Box]:
         else:
             clip = op[1]
             boxes += [_clip(b, clip) for b in _changed_boxes(twin[2], op[2])]
-    boxes += [op[1] for op in gone if op[0] != "layer"] + [op[1] for op in layers.values()]
+    boxes += [op[1] for op in layers.values()]
     return [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
 
 
@@ -356,41 +378,82 @@ def _canvas(buffer: np.ndarray) -> Image.Image:
     return image
 
 
-def _draw_ops(image: Image.Image, ops: tuple[Op, ...]) -> None:
+def _draw_ops(image: Image.Image, ops: tuple[Op, ...] | list[Op], left: int = 0, top: int = 0) -> None:
+    """Draw ``ops`` (screen coordinates) on ``image``, whose top-left pixel is the screen's ``(left, top)``."""
     draw = ImageDraw.Draw(image)
     for op in ops:
-        kind = op[0]
-        if kind == "rect":
-            _, box, color, radius = op
-            xy = (box[0], box[1], box[2] - 1, box[3] - 1)
-            if radius > 0:
-                draw.rounded_rectangle(xy, radius=radius, fill=color)
-            else:
-                draw.rectangle(xy, fill=color)
-        elif kind == "disc":
-            _, box, color = op
-            draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=color)
-        elif kind == "dim":  # black at an alpha over what is drawn (the screen behind a dialog)
-            _, box, alpha = op
-            size = (box[2] - box[0], box[3] - box[1])
-            if size[0] > 0 and size[1] > 0:
-                image.paste((0, 0, 0), box, _mask(size, alpha))
-        elif kind == "line":
-            _, box, points, color, width = op
-            draw.line(points, fill=color, width=width, joint="curve")
-        elif kind == "text":
-            _draw_text(image, *op[1:])
-        elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
-            _, box, pixels, size = op
-            image.paste(Image.frombytes("RGB", size, pixels), box[:2])  # (paste converts it to RGBX)
-        elif kind == "layer":
-            # Scrolling content is drawn on its own canvas and pasted, which clips it.
-            _, box, inner = op
-            if box[2] > box[0] and box[3] > box[1]:
-                layer = image.crop(box)
-                shifted = tuple(_shift(o, -box[0], -box[1]) for o in inner)
-                _draw_ops(layer, shifted)
-                image.paste(layer, box[:2])
+        _draw_op(image, draw, op, left, top)
+
+
+def _draw_op(image: Image.Image, draw: ImageDraw.ImageDraw, op: Op, left: int, top: int) -> None:
+    kind, box = op[0], op[1]
+    x0, y0, x1, y1 = box[0] - left, box[1] - top, box[2] - left, box[3] - top
+    if kind == "rect":
+        if op[3] > 0:
+            draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=op[3], fill=op[2])
+        else:
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=op[2])
+    elif kind == "text":
+        _draw_text(image, (x0, y0, x1, y1), *op[2:])
+    elif kind == "disc":
+        draw.ellipse((x0, y0, x1 - 1, y1 - 1), fill=op[2])
+    elif kind == "layer":
+        _draw_layer(image, draw, (x0, y0, x1, y1), op[2], left, top)
+    elif kind == "dim":  # black at an alpha over what is drawn (the screen behind a dialog)
+        size = (x1 - x0, y1 - y0)
+        if size[0] > 0 and size[1] > 0:
+            image.paste((0, 0, 0), (x0, y0, x1, y1), _mask(size, op[2]))
+    elif kind == "line":
+        _, _, points, color, width = op
+        draw.line([(x - left, y - top) for x, y in points], fill=color, width=width, joint="curve")
+    elif kind == "image":  # a bitmap already at its box's size (ui.image scales it)
+        image.paste(Image.frombytes("RGB", op[3], op[2]), (x0, y0))  # (paste converts it to RGBX)
+
+
+def _draw_layer(
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, inner: tuple[Op, ...], left: int, top: int
+) -> None:
+    """Draw a layer's operations clipped to its ``box`` (in ``image``'s pixels): scrolling content.
+
+    An operation whose ink lies inside the box is drawn straight on ``image``; one that crosses
+    its edge is drawn on a copy of the part of ``image`` it covers inside the box, pasted back
+    (which clips it); one outside is left out. Drawing is the same wherever it happens, so this
+    is the whole layer drawn on its own canvas and pasted, without copying the whole layer.
+    """
+    clip = (max(0, box[0]), max(0, box[1]), min(image.width, box[2]), min(image.height, box[3]))
+    if clip[2] <= clip[0] or clip[3] <= clip[1]:
+        return
+    for op in inner:
+        ink = _ink(op)
+        if ink is None:
+            continue
+        x0, y0, x1, y1 = ink[0] - left, ink[1] - top, ink[2] - left, ink[3] - top
+        if x0 >= clip[0] and y0 >= clip[1] and x1 <= clip[2] and y1 <= clip[3]:
+            _draw_op(image, draw, op, left, top)
+            continue
+        part = (max(x0, clip[0]), max(y0, clip[1]), min(x1, clip[2]), min(y1, clip[3]))
+        if part[2] > part[0] and part[3] > part[1]:
+            piece = image.crop(part)
+            _draw_op(piece, ImageDraw.Draw(piece), op, left + part[0], top + part[1])
+            image.paste(piece, part[:2])
+
+
+def _ink(op: Op) -> Box | None:
+    """The screen pixels ``op`` may draw on (its box, a text's glyphs, a line's width), or None for none."""
+    kind, box = op[0], op[1]
+    if kind == "text":
+        mask, (dx, dy) = _text_mask(op[2], op[3], op[5] and op[3] >= 14, op[6], box[2] - box[0])
+        if mask is None:
+            return None
+        x = (box[0] + box[2]) // 2 if op[6] == "center" else box[0]
+        y = (box[1] + box[3]) // 2 + dy
+        return x + dx, y, x + dx + mask.width, y + mask.height
+    if kind == "line":
+        xs, ys, width = [x for x, _ in op[2]], [y for _, y in op[2]], op[4]
+        return min(xs) - width, min(ys) - width, max(xs) + width + 1, max(ys) + width + 1
+    if kind == "image":
+        return box[0], box[1], box[0] + op[3][0], box[1] + op[3][1]
+    return box
 
 
 @functools.lru_cache(maxsize=8)
@@ -398,22 +461,12 @@ def _mask(size: tuple[int, int], alpha: int) -> Image.Image:
     return Image.new("L", size, alpha)
 
 
-def _shift(op: Op, dx: int, dy: int) -> Op:
-    box = op[1]
-    moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
-    if op[0] == "layer":
-        return ("layer", moved, tuple(_shift(o, dx, dy) for o in op[2]))
-    if op[0] == "line":
-        return ("line", moved, tuple((x + dx, y + dy) for x, y in op[2]), *op[3:])
-    return (op[0], moved, *op[2:])
-
-
 def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color, bold: bool, gravity: str) -> None:
     mask, (dx, dy) = _text_mask(text, size, bold and size >= 14, gravity, box[2] - box[0])
     if mask is None:
         return
     cy = (box[1] + box[3]) // 2
-    x = (box[0] + box[2]) // 2 if gravity == "center" else box[0]
+    x = (box[0] + box[2]) // 2 if gravity == "center" else box[2] if gravity == "end" else box[0]
     image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
 
 
@@ -427,10 +480,15 @@ def _text_mask(
     labels, so each is rendered once.
     """
     face = font(size)
-    text = _ellipsize(_drawable(text), face, width)
+    drawn = _drawable(text)
+    if size >= _RUN_MIN_SIZE and len(drawn) > 1 and _RUN_CHARS.issuperset(drawn):
+        run = _glyph_run(drawn, size, bold, gravity, width)
+        if run is not None:
+            return run
+    text = _ellipsize(drawn, face, width)
     if not text:
         return None, (0, 0)
-    anchor = "mm" if gravity == "center" else "lm"
+    anchor = "mm" if gravity == "center" else "rm" if gravity == "end" else "lm"
     stroke = 1 if bold else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
@@ -440,7 +498,49 @@ def _text_mask(
     return mask, (left, top)
 
 
-_LOOKALIKES = str.maketrans({"•": "*", "ß": "ss", "–": "-", "—": "-", "−": "-", "’": "'", "“": '"', "”": '"', "·": "."})
+#: A large line of these (a calculator's display, a big clock) is put together from its glyphs' cached
+#: masks: a number that changes with every key would otherwise be laid out and rasterised anew each time.
+_RUN_CHARS = frozenset("0123456789.,:+-x/%()E")
+_RUN_MIN_SIZE = 24
+
+
+@functools.lru_cache(maxsize=1024)
+def _advance(char: str, size: int) -> float:
+    return font(size).getlength(char)
+
+
+def _glyph_run(
+    text: str, size: int, bold: bool, gravity: str, width: int
+) -> tuple[Image.Image, tuple[int, int]] | None:
+    """``text``'s mask made of its characters' masks, each at its advance; None when it does not fit ``width``."""
+    advances = [_advance(ch, size) for ch in text]
+    total = sum(advances)
+    if total > width:
+        return None
+    placed, cursor = [], 0.0
+    for ch, advance in zip(text, advances):
+        glyph, (left, top) = _text_mask(ch, size, bold, "start", 1 << 20)
+        if glyph is not None:
+            placed.append((glyph, round(cursor) + left, top))
+        cursor += advance
+    if not placed:
+        return None, (0, 0)
+    x0 = min(x for _, x, _ in placed)
+    y0 = min(y for _, _, y in placed)
+    x1 = max(x + g.width for g, x, _ in placed)
+    y1 = max(y + g.height for g, _, y in placed)
+    mask = Image.new("L", (x1 - x0, y1 - y0))
+    for glyph, x, y in placed:
+        mask.paste(255, (x - x0, y - y0, x - x0 + glyph.width, y - y0 + glyph.height), glyph)
+    shift = round(total) if gravity == "end" else round(total / 2) if gravity == "center" else 0
+    return mask, (x0 - shift, y0)
+
+
+#: Characters the bundled font lacks, drawn as a lookalike it has (U+2212 minus, the calculator's operators, icons).
+_LOOKALIKES = str.maketrans(
+    {"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": ".", "−": "-", "×": "x", "÷": "/",
+     "⚙": "*", "⌫": "<", "↵": ">"}
+)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1024)

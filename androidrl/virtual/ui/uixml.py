@@ -53,12 +53,6 @@ _TEMPLATE = "".join(f' {name}="%s"' for name in ATTRIBUTES)
 _TEXTS = tuple(ATTRIBUTES.index(name) for name in ("text", "resource-id", "content-desc"))  # escaped in XML
 
 
-def _attributes(view: View, index: int, package: str) -> dict[str, str]:
-    """The attributes the dump gives ``view``'s node, in the dump's order; values as parsed (not escaped)."""
-    naf, values = _values(view, index, package)
-    return {"NAF": "true", **dict(zip(ATTRIBUTES, values))} if naf else dict(zip(ATTRIBUTES, values))
-
-
 def _values(view: View, index: int, package: str) -> tuple[bool, list[str]]:
     """Whether the node is marked NAF, and its attribute values in :data:`ATTRIBUTES` order (not escaped)."""
     left, top, right, bottom = view.visible
@@ -120,7 +114,35 @@ def _node(view: View, index: int, package: str, parts: list[str]) -> None:
 
 
 def _element(parent: ET.Element, view: View, index: int, package: str) -> None:
-    node = ET.SubElement(parent, "node", _attributes(view, index, package))
+    # (the values of _values, spelt out as a dict: this runs for every node of every window a task looks at)
+    left, top, right, bottom = view.visible
+    text = "•" * len(view.text) if view.password else view.text or view.hint
+    attributes = {
+        "index": _INDEX[index] if index < 100 else str(index),
+        "text": text if text.isprintable() else _INVALID.sub(".", text),
+        "resource-id": _clean(view.resource_id),
+        "class": view.cls,
+        "package": package,
+        "content-desc": _clean(view.content_desc),
+        "checkable": "true" if view.checkable else "false",
+        "checked": "true" if view.checked else "false",
+        "clickable": "true" if view.clickable else "false",
+        "enabled": "true" if view.enabled else "false",
+        "focusable": "true" if view.focusable else "false",
+        "focused": "true" if view.focused else "false",
+        "scrollable": "true" if view.scrollable else "false",
+        "long-clickable": "true" if view.long_clickable else "false",
+        "password": "true" if view.password else "false",
+        "selected": "true" if view.selected else "false",
+        "bounds": f"[{left},{top}][{right},{bottom}]",
+    }
+    if view.clickable and _naf(view):
+        attributes = {"NAF": "true", **attributes}
+    node = ET.SubElement(parent, "node", attributes)
     for i, child in enumerate(view.children):
-        if child.is_shown():
+        left, top, right, bottom = child.visible
+        if right > left and bottom > top:  # (child.is_shown())
             _element(node, child, i, package)
+
+
+_INDEX = tuple(str(i) for i in range(100))

@@ -1,9 +1,16 @@
-"""The home screen (``com.android.launcher3``): a grid of app icons."""
+"""The home screen (``com.android.launcher3``): a grid of app icons.
+
+A long press on an icon opens Launcher3's popup with its system shortcut "App info", which starts
+Settings' App info for the app (``android.settings.APPLICATION_DETAILS_SETTINGS``, ``package:NAME``).
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
 from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
+from androidrl.virtual.ui.dialogs import ListPopup
 from androidrl.virtual.ui.views import WHITE, AppIcon, FrameLayout, View
 
 PACKAGE = "com.android.launcher3"
@@ -37,7 +44,7 @@ class LauncherActivity(Activity):
                     y=48 + row * 104,
                     text_color=WHITE,
                     on_click=lambda a=app: self.open(a),
-                    on_long_click=lambda: None,
+                    on_long_click=partial(self.shortcuts, app.package),
                 )
             )
         return FrameLayout(icons, resource_id="com.android.launcher3:id/workspace", background=WALLPAPER)
@@ -46,6 +53,16 @@ class LauncherActivity(Activity):
         """Launch ``app`` as a tap on its icon does."""
         self.context.start_activity(
             Intent(action=ACTION_MAIN, categories=(CATEGORY_LAUNCHER,), component=(app.package, app.main))
+        )
+
+    def shortcuts(self, package: str) -> None:
+        """The long-press popup (PopupContainerWithArrow) with the App info shortcut."""
+        self.show(ListPopup(["App info"], on_select=partial(self.app_info, package)))
+
+    def app_info(self, package: str, index: int = 0) -> None:
+        """SystemShortcut.AppInfo: Settings' App info for ``package``."""
+        self.context.start_activity(
+            Intent(action="android.settings.APPLICATION_DETAILS_SETTINGS", data=f"package:{package}")
         )
 
     def on_back(self) -> bool:

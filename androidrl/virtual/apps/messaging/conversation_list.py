@@ -19,7 +19,7 @@ from functools import partial
 from androidrl.virtual.apps.messaging import data
 from androidrl.virtual.apps.messaging.widgets import RID, action_bar, action_button, avatar, selection_bar
 from androidrl.virtual.system.framework.app import Activity
-from androidrl.virtual.system.framework.intent import ACTION_INSERT, Intent
+from androidrl.virtual.system.framework.intent import ACTION_INSERT, FLAG_ACTIVITY_CLEAR_TOP, Intent
 from androidrl.virtual.ui.controls import dismissible
 from androidrl.virtual.ui.dialogs import AlertDialog
 from androidrl.virtual.ui.scroll import ScrollState
@@ -41,6 +41,16 @@ LIST = f"{PACKAGE}.ui.conversationlist.ConversationListActivity"
 ARCHIVED = f"{PACKAGE}.ui.conversationlist.ArchivedConversationListActivity"
 CONVERSATION = f"{PACKAGE}.ui.conversation.ConversationActivity"
 TAG = "MessagingApp"  # LogUtil.BUGLE_TAG
+
+
+def open_conversation(host: Activity, **extras) -> None:
+    """``UIIntentsImpl.getConversationActivityIntent``: the conversation screen with FLAG_ACTIVITY_CLEAR_TOP.
+
+    As packages/apps/Messaging does, "so that we don't have two conversation activities in the back
+    stack": a conversation already in the task finishes (with what is above it) and the new one
+    takes its place.
+    """
+    host.context.start_activity(Intent(component=(PACKAGE, CONVERSATION), flags=FLAG_ACTIVITY_CLEAR_TOP, extras=extras))
 
 
 def time_of(host: Activity, ms: int) -> str:
@@ -246,7 +256,7 @@ class ConversationListActivity(ContactActions):
         if self.selected:
             self.toggle(c)
         else:
-            self.start(CONVERSATION, conversation_id=c.id)
+            open_conversation(self, conversation_id=c.id)
 
     def long_press(self, c: data.Conversation) -> None:
         self.toggle(c)
@@ -268,7 +278,7 @@ class ConversationListActivity(ContactActions):
 
     def start_new(self) -> None:
         """``UIIntents.launchCreateNewConversationActivity``: the conversation screen with the contact picker."""
-        self.start(CONVERSATION)
+        open_conversation(self)
 
     def picked(self) -> list[data.Conversation]:
         return [c for c in self.shown if c.id in self.selected]

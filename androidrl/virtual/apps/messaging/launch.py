@@ -17,7 +17,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from androidrl.virtual.apps.messaging import data
-from androidrl.virtual.apps.messaging.conversation_list import CONVERSATION, TAG, ConversationListActivity
+from androidrl.virtual.apps.messaging.conversation_list import TAG, ConversationListActivity, open_conversation
 from androidrl.virtual.apps.messaging.widgets import action_bar
 from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.ui.views import View
@@ -66,7 +66,7 @@ class LaunchConversationActivity(Activity):
         if found:
             extras["destination"] = found[0]
         self.log(TAG, f"Launching conversation with {found[0] if found else 'a new recipient'}")
-        self.start(CONVERSATION, **extras)
+        open_conversation(self, **extras)
         self.finish()  # "activities without a visible window must finish before onResume completes"
 
     def build(self) -> View:  # never shown: it finished in on_create
@@ -99,11 +99,11 @@ class ForwardMessageActivity(ConversationListActivity):
         return super().build()
 
     def tap(self, c: data.Conversation) -> None:
-        self.start(CONVERSATION, conversation_id=c.id, destination=c.destination, draft=self.draft)
+        open_conversation(self, conversation_id=c.id, destination=c.destination, draft=self.draft)
         self.finish()
 
     def start_new(self) -> None:
-        self.start(CONVERSATION, draft=self.draft)
+        open_conversation(self, draft=self.draft)
         self.finish()
 
 

@@ -1,178 +1,179 @@
-"""``com.android.settings``: the main list, Network & internet, Connected devices, About phone.
+"""``com.android.settings``: the manifest, the main list, and SubSettings.
 
-The Wi-Fi, Bluetooth and Airplane mode switches show and flip the system's radios
-(:class:`~androidrl.virtual.system.radios.Radios`), the same state ``svc``, ``cmd`` and
-``settings global`` reach, so the app holds none of its own.
+The main list is Android 14's top level (top_level_settings.xml); each row opens its page
+(``Settings$…Activity``, packages/apps/Settings AndroidManifest.xml), and the intent actions of
+``android.provider.Settings`` start them. Pages live beside this module: ``network`` (Wi-Fi,
+Airplane mode, Bluetooth), ``apps`` (the app list, App info, its storage and notifications),
+``device`` (Notifications, Battery, Location), ``sound`` (volumes, Do Not Disturb), ``display``
+(brightness, screen timeout, dark theme, font size, auto-rotate), ``security`` (Screen lock),
+``system`` (languages, date & time, reset options) and ``about``. Every value is read from and
+written to the system (the ``settings`` provider, the radios, the package, notification and lock
+services through ``Context``), so the app holds no state of its own beyond its pages' scroll.
 """
 
 from __future__ import annotations
 
-from androidrl.virtual.system.framework.app import Activity, App
-from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, ScrollingList, TextView, View
+from functools import partial
+
+from androidrl.virtual.apps.settings import about, apps, device, display, network, security, sound, system
+from androidrl.virtual.apps.settings.base import PACKAGE, SHOW_FRAGMENT, SettingsPage, get_setting
+from androidrl.virtual.apps.settings.strings import STRINGS
+from androidrl.virtual.system.framework.app import Activity, App, Context
+from androidrl.virtual.system.framework.intent import Intent, IntentFilter
+from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, TextView, View
 from androidrl.virtual.ui.widgets import app_bar, list_row
 
-PACKAGE = "com.android.settings"
 MAIN = "com.android.settings.Settings"
 NETWORK = "com.android.settings.Settings$NetworkDashboardActivity"
 CONNECTED = "com.android.settings.Settings$ConnectedDeviceDashboardActivity"
+APPS = "com.android.settings.Settings$AppDashboardActivity"
+NOTIFICATIONS = "com.android.settings.Settings$ConfigureNotificationSettingsActivity"
+BATTERY = "com.android.settings.Settings$PowerUsageSummaryActivity"
+SOUND = "com.android.settings.Settings$SoundSettingsActivity"
+DISPLAY = "com.android.settings.Settings$DisplaySettingsActivity"
+SECURITY = "com.android.settings.Settings$SecurityDashboardActivity"
+LOCATION = "com.android.settings.Settings$LocationSettingsActivity"
+SYSTEM = "com.android.settings.Settings$SystemDashboardActivity"
 ABOUT = "com.android.settings.Settings$MyDeviceInfoActivity"
-SUBPAGE = "com.android.settings.SubSettings"
+SUBPAGE = apps.SUBSETTINGS
 
-
-# (title, summary, glyph, colour, activity) of the main list, in Android 14's order.
+# (title key, summary key, glyph, colour, activity) of the main list, in Android 14's order.
 MAIN_ITEMS = (
-    ("Network & internet", "Mobile, Wi-Fi, hotspot", "N", (26, 115, 232), NETWORK),
-    ("Connected devices", "Bluetooth, pairing", "C", (15, 157, 88), CONNECTED),
-    ("Apps", "Assistant, recent apps, default apps", "A", (251, 140, 0), SUBPAGE),
-    ("Notifications", "Notification history, conversations", "N", (234, 67, 53), SUBPAGE),
-    ("Battery", "100%", "B", (52, 168, 83), SUBPAGE),
-    ("Storage", "34% used - 21.19 GB free", "S", (161, 66, 244), SUBPAGE),
-    ("Sound & vibration", "Volume, haptics, Do Not Disturb", "V", (0, 137, 123), SUBPAGE),
-    ("Display", "Dark theme, font size, brightness", "D", (251, 188, 4), SUBPAGE),
-    ("Wallpaper & style", "Colors, themed icons, app grid", "W", (216, 27, 96), SUBPAGE),
-    ("Accessibility", "Display, interaction, audio", "A", (63, 81, 181), SUBPAGE),
-    ("Security & privacy", "App security, device lock, permissions", "S", (0, 150, 136), SUBPAGE),
-    ("Location", "On - 2 apps have access to location", "L", (121, 85, 72), SUBPAGE),
-    ("Passwords & accounts", "Saved passwords, autofill, synced accounts", "P", (96, 125, 139), SUBPAGE),
-    ("System", "Languages, gestures, time, backup", "S", (117, 117, 117), SUBPAGE),
-    ("About phone", "", "i", (66, 133, 244), ABOUT),
+    ("network", "network_summary", "N", (26, 115, 232), NETWORK),
+    ("connected", "connected_summary", "C", (15, 157, 88), CONNECTED),
+    ("apps", "apps_summary", "A", (251, 140, 0), APPS),
+    ("notifications", "notifications_summary", "N", (234, 67, 53), NOTIFICATIONS),
+    ("battery", "battery_summary", "B", (52, 168, 83), BATTERY),
+    ("storage", "storage_summary", "S", (161, 66, 244), SUBPAGE),
+    ("sound", "sound_summary", "V", (0, 137, 123), SOUND),
+    ("display", "display_summary", "D", (251, 188, 4), DISPLAY),
+    ("wallpaper", "wallpaper_summary", "W", (216, 27, 96), SUBPAGE),
+    ("accessibility", "accessibility_summary", "A", (63, 81, 181), SUBPAGE),
+    ("security", "security_summary", "S", (0, 150, 136), SECURITY),
+    ("location", "location_summary_on", "L", (121, 85, 72), LOCATION),
+    ("passwords", "passwords_summary", "P", (96, 125, 139), SUBPAGE),
+    ("system", "system_summary", "S", (117, 117, 117), SYSTEM),
+    ("about", "", "i", (66, 133, 244), ABOUT),
 )
 
 
-class _Page(Activity):
-    """A settings page: app bar plus a scrolling list of rows; keeps its scroll offset."""
-
-    def on_create(self) -> None:
-        self.scroll = 0
-
-    def rows(self) -> list[View]:
-        raise NotImplementedError
-
-    def build(self) -> View:
-        up = None if self.cls == MAIN else self.finish
-        rows = ScrollingList(
-            self.rows(),
-            scroll_y=self.scroll,
-            on_scroll=self._on_scroll,
-            resource_id="com.android.settings:id/recycler_view",
-            weight=1,
-        )
-        return LinearLayout([app_bar(self.title, on_up=up, large=self.cls == MAIN), rows], height=-1)
-
-    def _on_scroll(self, offset: int) -> None:
-        self.scroll = offset
-
-
-class SettingsActivity(_Page):
+class SettingsActivity(SettingsPage):
     """The main Settings list; long enough to need scrolling on a phone screen."""
 
-    title = "Settings"
+    title_key = "settings"
+    up = False
 
     def rows(self) -> list[View]:
+        s = self.string
         model = self.context.getprop("ro.product.model")
-        return [
-            list_row(
-                title, summary or model, on_click=lambda c=cls, t=title: self.start(c, title=t), icon=(glyph, color)
+        location_off = (get_setting(self, "secure", "location_mode") or "0") == "0"
+        rows = []
+        for key, summary, glyph, color, cls in MAIN_ITEMS:
+            if key == "location" and location_off:
+                summary = "location_summary_off"
+            rows.append(
+                list_row(
+                    s(key),
+                    s(summary) if summary else model,
+                    on_click=partial(self.open_page, cls, key),
+                    icon=(glyph, color),
+                )  # fmt: skip
             )
-            for title, summary, glyph, color, cls in MAIN_ITEMS
-        ]
+        return rows
+
+    def open_page(self, cls: str, key: str) -> None:
+        self.start(cls, title=self.string(key))
 
 
-class NetworkActivity(_Page):
-    """Network & internet: the Wi-Fi and Airplane mode switches."""
-
-    title = "Network & internet"
-
-    def rows(self) -> list[View]:
-        radios = self.context.radios
-        wifi, airplane = radios.wifi_enabled, radios.airplane_enabled
-        return [
-            list_row(
-                "Wi-Fi",
-                "AndroidWifi" if wifi else "Off",
-                switch=wifi,
-                on_click=lambda: radios.set_wifi(not radios.wifi_enabled),
-            ),
-            list_row(
-                "Airplane mode", "", switch=airplane, on_click=lambda: radios.set_airplane(not radios.airplane_enabled)
-            ),
-            list_row("Hotspot & tethering", "Off"),
-            list_row("Data Saver", "Off"),
-            list_row("VPN", "None"),
-            list_row("Private DNS", "Automatic"),
-        ]
-
-
-class ConnectedDevicesActivity(_Page):
-    """Connected devices: the Bluetooth switch."""
-
-    title = "Connected devices"
-
-    def rows(self) -> list[View]:
-        radios = self.context.radios
-        bt = radios.bluetooth_enabled
-        return [
-            list_row(
-                "Bluetooth",
-                "On" if bt else "Off",
-                switch=bt,
-                on_click=lambda: radios.set_bluetooth(not radios.bluetooth_enabled),
-            ),
-            list_row("Pair new device", ""),
-            list_row("Connection preferences", "NFC, Android Auto"),
-        ]
-
-
-class AboutActivity(_Page):
-    """About phone: model and Android version from the phone's properties."""
-
-    title = "About phone"
-
-    def rows(self) -> list[View]:
-        prop = self.context.getprop
-        return [
-            list_row("Device name", prop("ro.product.model")),
-            list_row("Model", prop("ro.product.model")),
-            list_row("Android version", prop("ro.build.version.release")),
-            list_row("Build number", prop("ro.build.display.id")),
-        ]
-
-
-class SubPage(Activity):
-    """Any other settings page: a titled screen with nothing to change."""
+class PlaceholderPage(Activity):
+    """A settings page the virtual phone has nothing on: a titled screen."""
 
     def build(self) -> View:
-        title = str(self.intent.extras.get("title", "Settings"))
+        title = str(self.intent.extras.get("title", self.string("settings")))
         return LinearLayout(
-            [
-                app_bar(title, on_up=self.finish),
-                TextView("Nothing to change here on the virtual phone.", text_color=TEXT_SECONDARY, padding=16),
-            ],
+            [app_bar(title, on_up=self.finish), TextView(self.string("nothing_here"), text_color=TEXT_SECONDARY,
+                                                         padding=16)],
             height=-1,
-        )
+        )  # fmt: skip
+
+
+#: SubSettings' fragments (SettingsActivity.EXTRA_SHOW_FRAGMENT) -> the page that shows it.
+FRAGMENTS: dict[str, type[Activity]] = {apps.APP_STORAGE_FRAGMENT: apps.AppStorageActivity}
+
+
+def sub_settings(context: Context, app: App, cls: str, intent: Intent) -> Activity:
+    """``SubSettings``: the page of the fragment its intent names (a titled placeholder for the rest)."""
+    page = FRAGMENTS.get(str(intent.extras.get(SHOW_FRAGMENT, "")), PlaceholderPage)
+    return page(context, app, cls, intent)
 
 
 def settings_app() -> App:
     """The Settings package, with the intent actions Android's Settings answers."""
+    activities = {
+        MAIN: SettingsActivity,
+        NETWORK: network.NetworkActivity,
+        CONNECTED: network.ConnectedDevicesActivity,
+        APPS: apps.AppsActivity,
+        apps.ALL_APPS: apps.ManageApplicationsActivity,
+        apps.APP_INFO: apps.AppInfoActivity,
+        apps.APP_NOTIFICATIONS: apps.AppNotificationActivity,
+        NOTIFICATIONS: device.NotificationsActivity,
+        device.APP_NOTIFICATION_LIST: device.NotificationAppListActivity,
+        BATTERY: device.BatteryActivity,
+        device.BATTERY_SAVER: device.BatterySaverActivity,
+        LOCATION: device.LocationActivity,
+        SOUND: sound.SoundActivity,
+        sound.ZEN: sound.ZenModeActivity,
+        DISPLAY: display.DisplayActivity,
+        display.TEXT_READING: display.TextReadingActivity,
+        SECURITY: security.SecurityActivity,
+        security.CHOOSE_LOCK: security.ChooseLockActivity,
+        security.CHOOSE_PIN: security.ChoosePinActivity,
+        security.CONFIRM_PIN: security.ConfirmPinActivity,
+        SYSTEM: system.SystemActivity,
+        system.LANGUAGES: system.LanguagesActivity,
+        system.DATE_TIME: system.DateTimeActivity,
+        system.RESET: system.ResetActivity,
+        ABOUT: about.AboutActivity,
+        SUBPAGE: sub_settings,  # (a factory: the page class depends on the intent's fragment)
+    }
+    # android.provider.Settings' ACTION_* -> the page each opens.
+    actions = {
+        "android.settings.SETTINGS": MAIN,
+        "android.settings.WIRELESS_SETTINGS": NETWORK,
+        "android.settings.WIFI_SETTINGS": NETWORK,
+        "android.settings.AIRPLANE_MODE_SETTINGS": NETWORK,
+        "android.settings.BLUETOOTH_SETTINGS": CONNECTED,
+        "android.settings.APPLICATION_SETTINGS": APPS,
+        "android.settings.MANAGE_APPLICATIONS_SETTINGS": apps.ALL_APPS,
+        "android.settings.MANAGE_ALL_APPLICATIONS_SETTINGS": apps.ALL_APPS,
+        "android.settings.APP_NOTIFICATION_SETTINGS": apps.APP_NOTIFICATIONS,
+        "android.settings.ALL_APPS_NOTIFICATION_SETTINGS": device.APP_NOTIFICATION_LIST,
+        "android.settings.NOTIFICATION_SETTINGS": NOTIFICATIONS,
+        "android.intent.action.POWER_USAGE_SUMMARY": BATTERY,
+        "android.settings.BATTERY_SAVER_SETTINGS": device.BATTERY_SAVER,
+        "android.settings.LOCATION_SOURCE_SETTINGS": LOCATION,
+        "android.settings.SOUND_SETTINGS": SOUND,
+        "android.settings.ZEN_MODE_SETTINGS": sound.ZEN,
+        "android.settings.DISPLAY_SETTINGS": DISPLAY,
+        "android.settings.DARK_THEME_SETTINGS": DISPLAY,
+        "android.settings.TEXT_READING_SETTINGS": display.TEXT_READING,
+        "android.settings.SECURITY_SETTINGS": SECURITY,
+        "android.app.action.SET_NEW_PASSWORD": security.CHOOSE_LOCK,
+        "android.settings.LOCALE_SETTINGS": system.LANGUAGES,
+        "android.settings.DATE_SETTINGS": system.DATE_TIME,
+        "android.settings.DEVICE_INFO_SETTINGS": ABOUT,
+        "android.settings.DEVICE_NAME": ABOUT,
+    }
+    details = IntentFilter(apps.APP_INFO, ("android.settings.APPLICATION_DETAILS_SETTINGS",), schemes=("package",))
     return App(
         PACKAGE,
         "Settings",
         "S",
         (95, 99, 104),
-        {
-            MAIN: SettingsActivity,
-            NETWORK: NetworkActivity,
-            CONNECTED: ConnectedDevicesActivity,
-            ABOUT: AboutActivity,
-            SUBPAGE: SubPage,
-        },
+        activities,  # type: ignore[arg-type]  (SubSettings is a factory)
         MAIN,
-        actions={
-            "android.settings.SETTINGS": MAIN,
-            "android.settings.WIRELESS_SETTINGS": NETWORK,
-            "android.settings.WIFI_SETTINGS": NETWORK,
-            "android.settings.AIRPLANE_MODE_SETTINGS": NETWORK,
-            "android.settings.BLUETOOTH_SETTINGS": CONNECTED,
-            "android.settings.DEVICE_INFO_SETTINGS": ABOUT,
-        },
+        actions=actions,
+        filters=(details,),
+        strings=STRINGS,
     )

@@ -5,7 +5,7 @@ Importing this package registers every command with
 Android's own tools (``am``, ``pm``, ``cmd``, ``dumpsys``, ``input``, ``wm``, ``settings``,
 ``content``, ``svc``, ``logcat`` (with toybox's ``log`` beside it), ``uiautomator``,
 ``screencap``, ``screenrecord``, ``getevent``/``sendevent``, ``getprop``/``setprop``,
-``monkey``, ``service``) follow the Android 14 sources; ``dumpsys/`` is a package (each
+``monkey``, ``service``, ``locksettings``) follow the Android 14 sources; ``dumpsys/`` is a package (each
 service's dump in a module); ``toybox/`` holds toybox's, ``awk`` Android's one-true-awk, ``sh``
 the shell itself, and ``builtins`` and ``flow`` the shell's own commands. A new tool is a new
 module here, listed below.
@@ -21,6 +21,7 @@ from androidrl.virtual.shell.commands import (  # noqa: F401 (each module regist
     flow,
     getevent,
     input,
+    locksettings,
     logcat,
     monkey,
     pm,

@@ -3,7 +3,7 @@
 ``cmd statusbar`` (StatusBarShellCommand) pulls the shade down or closes it; ``cmd
 notification`` (NotificationShellCmd) posts, lists and gets notifications; ``cmd connectivity
 airplane-mode``, ``cmd wifi`` and ``cmd bluetooth_manager`` switch the radios; ``cmd uimode
-night`` sets the dark theme.
+night`` sets the dark theme; ``cmd lock_settings`` is ``locksettings``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from androidrl.virtual.shell.commands.am import parse_intent
 from androidrl.virtual.shell.commands.dumpsys import SERVICES
 from androidrl.virtual.shell.commands.dumpsys.services import NIGHT_MODES, NOTIFICATION_STRING
 from androidrl.virtual.shell.commands.java import JavaException
+from androidrl.virtual.shell.commands.locksettings import lock_settings
 from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.shell.registry import Result, command, fail, ok
 from androidrl.virtual.system.core import PhoneCore
@@ -66,6 +67,8 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return ok()
     if service == "uimode":
         return _uimode(phone, rest)
+    if service == "lock_settings":
+        return lock_settings(sh, rest)
     if service in SERVICES:
         return f"Unknown command: {' '.join(rest)}\n".encode(), b"", 255
     return fail(f"cmd: Can't find service: {service}\n", 20)

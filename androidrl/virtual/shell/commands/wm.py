@@ -21,7 +21,7 @@ def _wm(sh: Shell, argv: list[str], stdin: bytes) -> Result:
             "  dismiss-keyguard\n    Dismiss the keyguard, prompting user for auth if necessary.\n"
         )
     sub, rest = args[0], args[1:]
-    if sub == "dismiss-keyguard":  # WindowManagerService.dismissKeyguard: an insecure lock just goes
+    if sub == "dismiss-keyguard":  # WindowManagerService.dismissKeyguard: an insecure lock goes, a PIN asks
         phone.keyguard.dismiss()
         return ok()
     if sub == "size":

@@ -27,6 +27,7 @@ from androidrl.virtual.system.framework.intent import (
 )
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.framework.storage import SharedStorage
+from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.notifications import AppNotifications, NotificationManager
 from androidrl.virtual.system.radios import Radios
 from androidrl.virtual.ui.notices import Snackbar
@@ -66,7 +67,17 @@ class Context:
             extras, alarm_clock=...)`` sends ``action`` to the package's receiver at ``when``.
         notifications: An app's ``NotificationManager``: ``notifications.notify(package, id, title,
             text, opens)`` posts or updates its notification ``id`` (a tap starts ``opens``, a
-            ``pkg/cls``), ``notifications.cancel(package, id)`` takes it away.
+            ``pkg/cls``), ``notifications.cancel(package, id)`` takes it away; Settings'
+            ``enabled_for_package(package)`` and ``set_enabled_for_package(package, enabled)`` say and
+            switch whether a package may post (``INotificationManager.setNotificationsEnabledForPackage``).
+        set_locale: ``set_locale(tag)`` makes ``tag`` the system language (``LocalePicker.updateLocales``:
+            ``persist.sys.locale`` and ``system system_locales``).
+        force_stop: ``force_stop(package)`` kills its tasks and process (``ActivityManager.forceStopPackage``).
+        clear_data: ``clear_data(package)`` wipes its data and providers, as ``pm clear``
+            (``ActivityManager.clearApplicationUserData``); False for an unknown package.
+        uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
+        running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
+        lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
     """
 
     apps: dict[str, App]
@@ -94,6 +105,12 @@ class Context:
     notifications: AppNotifications = field(
         default_factory=lambda: AppNotifications(NotificationManager(), lambda package: 10000, lambda: 0.0)
     )
+    set_locale: Callable[[str], None] = lambda tag: None
+    force_stop: Callable[[str], None] = lambda package: None
+    clear_data: Callable[[str], bool] = lambda package: False
+    uninstall: Callable[[str], None] = lambda package: None
+    running: Callable[[str], bool] = lambda package: False
+    lock_settings: LockSettings = field(default_factory=LockSettings)
 
 
 class Activity:

@@ -28,6 +28,9 @@ CATEGORY_HOME = "android.intent.category.HOME"
 CATEGORY_BROWSABLE = "android.intent.category.BROWSABLE"
 #: ``Intent.FLAG_ACTIVITY_NEW_TASK``: ``am start`` adds it before it starts the intent.
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
+#: ``Intent.FLAG_ACTIVITY_CLEAR_TOP``: an activity of the class already in the task finishes, with
+#: every activity above it, and the new one takes its place (a standard launch mode's).
+FLAG_ACTIVITY_CLEAR_TOP = 0x04000000
 
 # Uri.toSafeString: these schemes' data is masked in logs and messages (digits become x).
 _MASKED_SCHEMES = ("tel", "sip", "sms", "smsto", "mailto", "nfc")

@@ -6,6 +6,9 @@ swiped away), a touch that stays put for the long-press timeout is a long press,
 goes to the focused EditText of the window with focus, BACK closes the keyboard or the top
 dialog before it pops the top activity, and HOME shows the launcher. The window policy sees
 every event first (a sleeping screen, the keyguard, the shade: BACK closes the shade first).
+
+An event that reaches a view asks for the screen to be rebuilt; one that reaches none (a tap on
+empty space, text with no field to take it) changes nothing, so the screen stays as it is.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ class InputDispatcher:
         with self._lock:
             if self.policy.intercept_touch(x, y, x, y):
                 return  # (what the policy changed redraws the screen itself)
-            view = self._hit(x, y, lambda v: v.clickable or v.on_click is not None or v.on_tap is not None)
+            view, changed = self._hit(x, y, lambda v: v.clickable or v.on_click is not None or v.on_tap is not None)
             if view is not None:
                 with self.display.window_manager.frame():
                     if view.on_tap is not None:
@@ -70,14 +73,15 @@ class InputDispatcher:
                     elif view.on_click is not None:
                         view.on_click()
                 self.display.window_manager.clicked(view)
-            self.display.invalidate()
+            if view is not None or changed:
+                self.display.invalidate()
 
     def long_press(self, x: float, y: float) -> None:
         """A touch held past the long-press timeout: long-clicks, or clicks a view that only clicks."""
         with self._lock:
             if self.policy.intercept_touch(x, y, x, y):
                 return
-            view = self._hit(x, y, lambda v: v.clickable or v.long_clickable or v.on_click is not None)
+            view, changed = self._hit(x, y, lambda v: v.clickable or v.long_clickable or v.on_click is not None)
             if view is not None:
                 with self.display.window_manager.frame():
                     if view.on_long_tap is not None:
@@ -86,7 +90,8 @@ class InputDispatcher:
                         view.on_long_click()
                     elif view.on_click is not None:
                         view.on_click()
-            self.display.invalidate()
+            if view is not None or changed:
+                self.display.invalidate()
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> None:
         """A touch moved from ``(x1, y1)`` to ``(x2, y2)`` over ``duration_ms``.
@@ -106,11 +111,12 @@ class InputDispatcher:
                     self.tap(x1, y1)
                 return
             drag = Drag(x1, y1, x2, y2, duration_ms, self.display.metrics.scale)
-            view = self._hit(x1, y1, lambda v: v.on_drag is not None and drag.axis in v.drag_axis)
+            view, changed = self._hit(x1, y1, lambda v: v.on_drag is not None and drag.axis in v.drag_axis)
             if view is not None:
                 with self.display.window_manager.frame():
                     view.on_drag(drag)
-            self.display.invalidate()
+            if view is not None or changed:
+                self.display.invalidate()
 
     def motion_event(self, action: str, x: float, y: float) -> None:
         """An injected motion event (``input motionevent``): a DOWN then an UP make a tap, long press or swipe.
@@ -138,7 +144,7 @@ class InputDispatcher:
             view = None if self.policy.takes_text() else self._focused()
             if view is not None and view.on_text is not None and text:
                 view.on_text(text)
-            self.display.invalidate()
+                self.display.invalidate()
 
     def press_key(self, code: int) -> None:
         """A key press: BACK, HOME, or a key for the focused view (DEL, ENTER, a character key types it)."""
@@ -159,14 +165,15 @@ class InputDispatcher:
                     view.on_text(KEY_CHARACTERS[code])  # a character key types its character
             self.display.invalidate()
 
-    def _hit(self, x: float, y: float, want) -> View | None:
+    def _hit(self, x: float, y: float, want) -> tuple[View | None, bool]:
+        """The view a touch at ``(x, y)`` goes to, and whether the touch itself changed the windows."""
         windows = self.display.windows()
-        self.display.window_manager.touched(x, y)
+        changed = self.display.window_manager.touched(x, y)
         for root in windows:
             view = find_target(root, x, y, want)
             if view is not None:
-                return view
-        return None
+                return view, changed
+        return None, changed
 
     def _focused(self) -> View | None:
         return next((v for v in self.display.focused_window()[0].walk() if v.focused), None)

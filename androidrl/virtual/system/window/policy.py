@@ -7,16 +7,19 @@ It sees each key and touch before the windows do, as
   None of the three reaches a window.
 * A sleeping phone drops touches. A wake key (MENU, CAMERA) wakes it and goes no further; other
   injected keys still reach the focused window (``isInjected && !isWakeKey``).
-* On the keyguard, MENU unlocks (KeyguardViewController's menu key) and a swipe up unlocks (an
-  insecure lock); everything else stops at the lock screen (HOME does not go home).
-* With the shade down, BACK closes it, HOME closes it and goes home, a swipe up closes it; a swipe
-  down from the status bar pulls it down.
+* On the keyguard, MENU (KeyguardViewController's menu key) and a swipe up unlock an insecure lock
+  and bring up the PIN bouncer of a secure one; everything else stops at the lock screen (HOME does
+  not go home). On the bouncer, digits, DEL and ENTER reach its PIN field, taps reach its PIN pad,
+  and BACK or a swipe down go back to the lock screen.
+* With the shade down, BACK closes it, HOME closes it and goes home, a swipe up closes it, a swipe
+  down pulls the notifications down to the full Quick Settings; taps and sideways swipes reach the
+  shade's views (tiles, notifications). A swipe down from the status bar pulls it down.
 * In lock task mode (a pinned task) HOME does nothing.
 """
 
 from __future__ import annotations
 
-from androidrl.keycodes import KEYCODE_HOME, keycode_from_string
+from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME, keycode_from_string
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
 from androidrl.virtual.system.keyguard import Keyguard
@@ -29,6 +32,10 @@ KEYCODE_WAKEUP = keycode_from_string("WAKEUP")
 KEYCODE_MENU = keycode_from_string("MENU")
 #: KeyEvent.isWakeKey: keys that wake a sleeping phone (POWER and WAKEUP have their own rules).
 WAKE_KEYS = frozenset({KEYCODE_MENU, keycode_from_string("CAMERA")})
+#: Keys the PIN bouncer takes: the digits, DEL and ENTER (and the keypad's).
+BOUNCER_KEYS = frozenset(
+    {*range(7, 17), keycode_from_string("DEL"), keycode_from_string("ENTER"), *range(144, 154), 160}
+)
 #: How far (a share of the screen's height) a swipe must travel to unlock or close the shade.
 SWIPE_SHARE = 0.1
 
@@ -81,6 +88,10 @@ class WindowPolicy:
         if self.keyguard.showing:
             if code == KEYCODE_MENU:
                 self.keyguard.dismiss()
+            elif code == KEYCODE_BACK:
+                self.keyguard.hide_bouncer()
+            elif self.keyguard.bouncer and code in BOUNCER_KEYS:
+                return False  # to the bouncer's PIN field, the focused view of the NotificationShade window
             return True
         if self.status_bar.expanded:
             self.status_bar.collapse()
@@ -93,13 +104,22 @@ class WindowPolicy:
             return True
         travel = (y2 - y1) / max(1, self.metrics.height)
         if self.keyguard.showing:
+            if self.keyguard.bouncer:
+                if travel >= SWIPE_SHARE:
+                    self.keyguard.hide_bouncer()
+                    return True
+                return abs(travel) >= SWIPE_SHARE  # taps reach the PIN pad
             if travel <= -SWIPE_SHARE:
                 self.keyguard.dismiss()
             return True
         if self.status_bar.expanded:
             if travel <= -SWIPE_SHARE:
                 self.status_bar.collapse()
-            return True
+                return True
+            if travel >= SWIPE_SHARE:
+                self.status_bar.expand_settings()  # a second swipe down: the full Quick Settings
+                return True
+            return False  # taps and sideways swipes reach the shade's tiles and notifications
         if y1 < self.metrics.app_area[0] and travel >= SWIPE_SHARE:
             self.status_bar.expand_notifications()
             return True
@@ -107,4 +127,6 @@ class WindowPolicy:
 
     def takes_text(self) -> bool:
         """Whether typed text stops before the app: the screen is off, or the lock screen or shade is up."""
+        if self.keyguard.bouncer:
+            return not self.wakefulness.awake  # the bouncer's PIN field takes text
         return not self.wakefulness.awake or self.keyguard.showing or self.status_bar.expanded

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 from androidrl.keycodes import KEYCODE_BACK, KEYCODE_HOME
@@ -21,12 +22,23 @@ class SystemBars:
         metrics: Screen size and density.
         radios: Their state decides the status bar's icons.
         inject_key: Takes a key code, as BACK and HOME on the navigation bar press them.
+        now: The phone's local time, for the status bar's clock.
+        is_24_hour: Whether the clock shows 24-hour time (``settings system time_12_24``).
     """
 
-    def __init__(self, metrics: DisplayMetrics, radios: Radios, inject_key: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        metrics: DisplayMetrics,
+        radios: Radios,
+        inject_key: Callable[[int], None],
+        now: Callable[[], dt.datetime],
+        is_24_hour: Callable[[], bool],
+    ) -> None:
         self.metrics = metrics
         self.radios = radios
         self.inject_key = inject_key
+        self.now = now
+        self.is_24_hour = is_24_hour
         self._cache: tuple | None = None  # (key, [status, nav], their display list)
 
     def layout(self, navigation: bool = True) -> tuple[list[View], tuple[Op, ...]]:
@@ -40,10 +52,12 @@ class SystemBars:
         """
         metrics, radios = self.metrics, self.radios
         width, height, scale = metrics.width, metrics.height, metrics.scale
+        clock = self._clock_text()
         key = (width, height, scale, radios.airplane_enabled, radios.wifi_enabled, radios.bluetooth_enabled, navigation)
+        key += (clock,)
         if self._cache is None or self._cache[0] != key:
             top, bottom = metrics.app_area
-            status = self._status_bar()
+            status = self._status_bar(clock)
             status.layout((0, 0, width, top), (0, 0, width, top), scale)
             bars, ops = [status], display_list(status, scale)
             if navigation:
@@ -53,7 +67,12 @@ class SystemBars:
             self._cache = (key, bars, ops)
         return self._cache[1], self._cache[2]
 
-    def _status_bar(self) -> View:
+    def _clock_text(self) -> str:
+        """SystemUI's status bar clock: ``9:05`` (12-hour, no AM/PM, as its default ``h:mm``) or ``09:05``."""
+        now = self.now()
+        return f"{now.hour:02d}:{now.minute:02d}" if self.is_24_hour() else f"{now.hour % 12 or 12}:{now.minute:02d}"
+
+    def _status_bar(self, clock: str) -> View:
         icons = []
         if self.radios.airplane_enabled:
             icons.append(TextView("✈", width=16, text_size=11))
@@ -63,7 +82,7 @@ class SystemBars:
             icons.append(TextView("BT", width=20, text_size=11))
         return LinearLayout(
             [
-                TextView("12:00", width=MATCH, text_size=12, padding=8, text_color=TEXT),
+                TextView(clock, width=MATCH, text_size=12, padding=8, text_color=TEXT),
                 *icons,
                 TextView("100%", width=40, text_size=11),
             ],

@@ -107,6 +107,7 @@ class WindowManager:
         self._composed_at = 0.0  # uptime of the last composition
         self._moving_until = -math.inf  # until when something on screen moves (a fling)
         self._raw_configuration: tuple = (None, None)  # (settings as read, as parsed)
+        self._under_shade: tuple | None = None  # the app's windows as composed when the shade came over them
 
     # ------------------------------------------------------------------ state
 
@@ -124,6 +125,7 @@ class WindowManager:
         self._toasts, self._toast_since, self._touch = list(state["toasts"]), state["toast_since"], state["touch"]
         self.ime.restore(state["ime"])
         self._wake = -math.inf  # compose at once
+        self._under_shade = None
 
     def configuration(self) -> Configuration:
         """The phone's configuration now: font scale, night mode, locale and the time."""
@@ -165,12 +167,22 @@ class WindowManager:
         """The texts of the toasts showing and queued, the one showing first."""
         return [text for text, _ in self._toasts]
 
-    def touched(self, x: float, y: float) -> None:
-        """A touch went down at ``(x, y)``: remember it, and close the non-modal popups it misses."""
+    def touched(self, x: float, y: float) -> bool:
+        """A touch went down at ``(x, y)``: remember it, and close the non-modal popups it misses.
+
+        Returns:
+            Whether that changed what the screen shows: a popup closed, or one showing where the
+            last touch was (a context menu) now goes where this one is.
+        """
         self._touch = (x, y)
+        changed = False
         for window in self.activities.top_activity.windows:
             if window.showing and not window.modal and not _inside(window.frame, x, y):
                 window.cancel()
+                changed = True
+            elif window.showing and window.anchor is None:
+                changed = True
+        return changed
 
     def clicked(self, view: View) -> None:
         """A view was tapped: a text field that takes it shows the soft keyboard."""
@@ -196,7 +208,32 @@ class WindowManager:
     # ------------------------------------------------------------------ composition
 
     def compose(self) -> Composition:
-        """Build and lay out the windows as they are now."""
+        """Build and lay out the windows as they are now.
+
+        While SystemUI's NotificationShade window shows it covers the app's windows: they are composed
+        once when it comes and kept as they were until it goes (nothing of them shows or takes input).
+        """
+        # SystemUI's windows: the shade starts below the status bar, so drawing both bars after it
+        # gives the z-order status bar < NotificationShade < navigation bar.
+        shade = self.shade.layout(self.metrics.app_area[0])
+        if shade is None or self._under_shade is None:
+            self._under_shade = self._compose_apps() if shade is not None else None
+        if shade is not None:  # (nothing under the shade moves on the clock until it goes)
+            self._wake, self._moving_until = math.inf, -math.inf
+        apps, hit, focus_root, package = self._under_shade or self._compose_apps()
+        overlays, bar_ops = self.bars.layout(navigation=not self.shade.keyguard.showing)
+        shade_ops = display_list(shade, self.metrics.scale) if shade is not None else ()
+        windows = (*reversed(overlays), *([shade] if shade is not None else []), *hit)
+        if shade is not None:
+            return Composition(shade, SYSTEMUI, windows, apps + shade_ops + bar_ops)
+        return Composition(focus_root, package, windows, apps + bar_ops)
+
+    def _compose_apps(self) -> tuple[tuple[Op, ...], tuple[View, ...], View, str]:
+        """The top activity's windows, and the toast and keyboard over them.
+
+        Returns:
+            Their display list, their hit roots top-most first, the focused root and its package.
+        """
         with config.applied(self.configuration()) as configuration:
             now = configuration.time
             activity = self.activities.top_activity
@@ -227,15 +264,7 @@ class WindowManager:
             self._wake = min(self._snackbar_end(activity), self._toast_end(), config.redraw_time())
             self._composed_at, self._moving_until = now, config.animating_until()
         apps = night(tuple(ops)) if configuration.night else tuple(ops)  # (SystemUI's windows keep their colours)
-        # SystemUI's windows: the shade starts below the status bar, so drawing both bars after it
-        # gives the z-order status bar < NotificationShade < navigation bar.
-        shade = self.shade.layout(self.metrics.app_area[0])
-        overlays, bar_ops = self.bars.layout(navigation=not self.shade.keyguard.showing)
-        shade_ops = display_list(shade, self.metrics.scale) if shade is not None else ()
-        windows = (*reversed(overlays), *([shade] if shade is not None else []), *hit)
-        if shade is not None:
-            return Composition(shade, SYSTEMUI, windows, apps + shade_ops + bar_ops)
-        return Composition(focus_root, activity.app.package, windows, apps + bar_ops)
+        return apps, tuple(hit), focus_root, activity.app.package
 
     def decor(self, activity: Activity) -> View:
         """``activity``'s window laid out as it is now, its snackbar aside (``dumpsys activity``'s view hierarchy)."""

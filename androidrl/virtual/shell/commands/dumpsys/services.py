@@ -187,7 +187,10 @@ _STYLES = {
 
 
 def dump_notification(phone: PhoneCore, args: list[str]) -> str:
-    """NotificationManagerService.dumpImpl: the notification list (NotificationRecord.dump of each)."""
+    """NotificationManagerService.dumpImpl: the notification list, then the per-package preferences.
+
+    Each notification as NotificationRecord.dump prints it; the preferences as PreferencesHelper.dump.
+    """
     posted = phone.notifications.active()
     text = "Current Notification Manager state:\n"
     if posted:
@@ -202,7 +205,12 @@ def dump_notification(phone: PhoneCore, args: list[str]) -> str:
             + (f"        android.template=String ({_STYLES.get(n.style, '')})\n" if n.style else "")
             + "      }\n"
         )
-    return text
+    # PreferencesHelper.dump (Android 14): a package's notifications are its POST_NOTIFICATIONS
+    # permission, shown as importance DEFAULT (allowed) or NONE (blocked), and whether the user set it.
+    text += "\n  Notification Preferences:\n    per-package config version: 4\nPackagePreferences:\n"
+    for package, uid, enabled in phone.notifications.user_set():
+        text += f"      AppSettings: {package} ({uid}) importance={'DEFAULT' if enabled else 'NONE'} userSet=true\n"
+    return text + "Restored without uid:\n"
 
 
 def dump_statusbar(phone: PhoneCore, args: list[str]) -> str:

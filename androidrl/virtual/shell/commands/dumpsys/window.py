@@ -157,7 +157,7 @@ def _keyguard_delegate(phone: PhoneCore, prefix: str) -> str:
     inner = prefix + "  "
     return (
         f"{prefix}KeyguardServiceDelegate\n{inner}showing={locked}\n{inner}inputRestricted={locked}\n"
-        f"{inner}occluded=false\n{inner}secure=false\n{inner}dreaming=false\n{inner}systemIsReady=true\n"
+        f"{inner}occluded=false\n{inner}secure={str(phone.keyguard.secure).lower()}\n{inner}dreaming=false\n{inner}systemIsReady=true\n"
         f"{inner}deviceHasKeyguard=true\n{inner}enabled=true\n{inner}offReason=OFF_BECAUSE_OF_USER\n"
         f"{inner}currentUser=0\n{inner}bootCompleted=true\n"
         f"{inner}screenState={'SCREEN_STATE_ON' if awake == 'true' else 'SCREEN_STATE_OFF'}\n"

@@ -1,4 +1,4 @@
-"""Stock apps the virtual phone only pretends to have: they open to a titled empty screen."""
+"""The app a package installed from an APK runs as: it opens to a titled empty screen."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from androidrl.virtual.ui.views import TEXT_SECONDARY, LinearLayout, TextView, V
 from androidrl.virtual.ui.widgets import app_bar
 
 
-class PlaceholderActivity(Activity):
+class InstalledActivity(Activity):
     """An app screen with the app's name in its bar and nothing to do."""
 
     def build(self) -> View:
@@ -26,21 +26,8 @@ class PlaceholderActivity(Activity):
         )
 
 
-#: (package, main activity class, label, glyph, colour) of the stand-in stock apps.
-STOCK_APPS = (("com.android.calculator2", "com.android.calculator2.Calculator", "Calculator", "=", (95, 99, 104)),)
-
-
-def placeholder_apps() -> list[App]:
-    """The stand-in stock apps."""
-    return [
-        App(pkg, label, glyph, color, {cls: PlaceholderActivity}, cls) for pkg, cls, label, glyph, color in STOCK_APPS
-    ]
-
-
 def installed_app(package: str) -> App:
-    """An app installed from an APK (``pm install``): it opens to its titled empty screen."""
+    """An app installed from an APK (``pm install``): a user app whose ``MainActivity`` shows its label."""
     label = package.rsplit(".", 1)[-1].capitalize()
     main = f"{package}.MainActivity"
-    return App(
-        package, label, label[:1].upper() or "?", (120, 120, 120), {main: PlaceholderActivity}, main, system=False
-    )
+    return App(package, label, label[:1].upper() or "?", (120, 120, 120), {main: InstalledActivity}, main, system=False)
