@@ -46,8 +46,41 @@ def _run(size=(1080, 2400), async_2=1100.0, commit="abc1234def5678"):
             "%",
             {"subproc (SB3)": 30.0, "async (androidrl)": 20.0},
         ),
-        _figure("worker RSS MB", "after warm-up", "MB", {"after warm-up": 300.0}),
+        _figure("worker RSS MB", "after warm-up", "MB", {"after warm-up": 80.0, "peak": 95.0}),
+        _figure(
+            "in-process steps/s, Phone, Recents, 360x800",
+            "raw AndroidEnv",
+            "steps/s",
+            {"raw AndroidEnv": 1400.0, "wrapped 84x84": 900.0},
+        ),
+        _figure(
+            "in-process steps/s, Settings, 360x800",
+            "raw AndroidEnv",
+            "steps/s",
+            {"raw AndroidEnv": 1900.0, "wrapped 84x84": 1200.0},
+        ),
+        _figure(
+            "episode reset of wifi-on, 360x800 in process",
+            "reset steps (wifi-on)",
+            "ms",
+            {"reset steps (wifi-on)": 9.0, "snapshot (wifi-on)": 4.0},
+        ),
+        _figure(
+            "suite steps/s per family, 3 families x 1 tier, 360x800 in process",
+            "raw AndroidEnv",
+            "steps/s",
+            {"raw AndroidEnv": 1500.0, "wrapped 84x84": 1100.0},
+        ),
+        _figure(
+            "suite episode reset per family, 3 families x 1 tier, 360x800 in process",
+            "snapshot load alone",
+            "ms",
+            {"snapshot load alone": 1.0, "family reset": 12.0},
+        ),
     ]
+    # per family: one sample each (min 700 steps/s; resets 4, 12 and 30 ms)
+    figures[-2]["contenders"]["wrapped 84x84"]["samples"] = [700.0, 1100.0, 1500.0]
+    figures[-1]["contenders"]["family reset"]["samples"] = [4.0, 12.0, 30.0]
     return {
         "date": "2026-11-25 10:00:00 UTC",
         "machine": {"python": "3.11.7", "platform": "Linux", "cpus": 2, "cpu": "AMD EPYC", "adb": "adb 1.0.41"},
@@ -71,6 +104,20 @@ def test_the_page_states_each_target_as_measured(tmp_path, capsys):
     assert "1,500 steps/s | **met**" in rows["in process, wrapped 84x84 tap-target ≥ 1,000 steps/s at 360x800"]
     assert "— | not measured" in rows["in process, wrapped 84x84 tap-target ≥ 300 steps/s at 1080x2400"]
     assert "20% | **met**" in rows["PPO quickstart: env share of wall time ≤ 25%"]
+    assert (
+        "slowest Phone, Recents: 900 steps/s (2 screens) | **missed**"
+        in rows["in process, wrapped 84x84 ≥ 1,000 steps/s on every app screen at 360x800"]
+    )
+    assert "4.00 ms | **met**" in rows["an episode reset from a snapshot ≤ 10 ms (wifi-on, 360x800)"]
+    assert "peak 95 MB | **met**" in rows["one phone's worker ≤ 100 MB RSS"]
+    assert (
+        "median 1,100, min 700 steps/s | **missed**"
+        in rows["the task suite, wrapped 84x84: ≥ 1,000 steps/s per family (min and median)"]
+    )
+    assert (
+        "median 12.0 ms, max 30.0 ms | **missed**"
+        in rows["the task suite: episode reset ≤ 10 ms (median over families)"]
+    )
     assert "commit `abc1234def`" in text and "# old page" not in text
     assert text.endswith("## What bounds each figure\nkept by hand\n")  # the hand-written part, kept
     assert main(["--report", str(page), "--from", str(full)]) == 0 and page.read_text() == text  # stable

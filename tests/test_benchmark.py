@@ -80,3 +80,10 @@ def test_bad_arguments_are_refused_by_the_parser(capsys):
             main(args)
         assert info.value.code == 2
         assert "expected" in capsys.readouterr().err
+
+
+def test_the_families_suite_times_a_family_raw_wrapped_and_its_reset():
+    from androidrl.bench.families import _family
+
+    raw, wrapped, reset, load = _family("wifi-on", "medium", steps=10, resets=3)
+    assert raw > 0 and wrapped > 0 and reset > 0 and load > 0

@@ -12,6 +12,7 @@ from pathlib import Path
 from androidrl.bench.adb import adb_suite
 from androidrl.bench.cluster import ray_suite
 from androidrl.bench.envs import env_suite, reset_suite, vector_suite, wrapped_suite
+from androidrl.bench.families import families_suite
 from androidrl.bench.figures import Figure, as_json, table
 from androidrl.bench.report import write
 from androidrl.bench.training import memory_suite, ppo_suite
@@ -20,6 +21,7 @@ SUITES = {
     "adb": adb_suite,
     "env": env_suite,
     "reset": reset_suite,
+    "families": families_suite,
     "wrapped": wrapped_suite,
     "vector": vector_suite,
     "ppo": ppo_suite,

@@ -137,7 +137,46 @@ def _adb_limit(run: Run) -> tuple[str, bool] | None:
     return None if ratio is None else (f"{ratio:.2f}x the limit", ratio <= 1.5)
 
 
-#: Issue 16's targets, each read off one full run.
+def _app_screens(run: Run) -> tuple[str, bool] | None:
+    rates = {
+        f["name"].split(", ", 1)[1].rsplit(", ", 1)[0]: f["contenders"]["wrapped 84x84"]["median"]
+        for f in run.data["figures"]
+        if f["name"].startswith("in-process steps/s, ") and f["name"].count(", ") >= 2
+    }
+    if not rates:
+        return None
+    slowest = min(rates, key=rates.get)
+    return f"slowest {slowest}: {rates[slowest]:,.0f} steps/s ({len(rates)} screens)", rates[slowest] >= 1000
+
+
+def _suite(contender: str, statistic: str, bound: float, higher: bool) -> Callable[[Run], tuple[str, bool] | None]:
+    def measure(run: Run) -> tuple[str, bool] | None:
+        figure = next((f for f in run.data["figures"] if f["name"].startswith(f"suite {statistic}")), None)
+        if figure is None:
+            return None
+        samples = figure["contenders"][contender]["samples"]
+        median, worst = sorted(samples)[len(samples) // 2], (min(samples) if higher else max(samples))
+        if higher:
+            return f"median {median:,.0f}, min {worst:,.0f} steps/s", worst >= bound
+        return f"median {median:.1f} ms, max {worst:.1f} ms", median <= bound
+
+    return measure
+
+
+def _snapshot_reset(run: Run) -> tuple[str, bool] | None:
+    value = run.median("episode reset of wifi-on, 360x800 in process", "snapshot (wifi-on)")
+    return None if value is None else (f"{value:.2f} ms", value <= 10)
+
+
+def _worker_rss(run: Run) -> tuple[str, bool] | None:
+    figure = next((f for f in run.data["figures"] if f["name"].startswith("worker RSS MB")), None)
+    if figure is None:
+        return None
+    peak = max(sample for entry in figure["contenders"].values() for sample in entry["samples"])
+    return f"peak {peak:.0f} MB", peak <= 100
+
+
+#: The targets (issues 16, 24 and 25), each read off one full run.
 TARGETS = [
     Target("async backend ≥ 1.1x SubprocVecEnv at 2 devices", _at_least(_vector(2), ASYNC, SUBPROC, 1.1)),
     Target("async backend ≥ 1.1x SubprocVecEnv at 4 devices", _at_least(_vector(4), ASYNC, SUBPROC, 1.1)),
@@ -151,6 +190,17 @@ TARGETS = [
     Target("in process, wrapped 84x84 tap-target ≥ 1,000 steps/s at 360x800", _wrapped("360x800", 1000)),
     Target("in process, wrapped 84x84 tap-target ≥ 300 steps/s at 1080x2400", _wrapped("1080x2400", 300)),
     Target("over adb, observed step at 1080x2400 ≤ 1.5x the transport limit", _adb_limit),
+    Target("in process, wrapped 84x84 ≥ 1,000 steps/s on every app screen at 360x800", _app_screens),
+    Target("an episode reset from a snapshot ≤ 10 ms (wifi-on, 360x800)", _snapshot_reset),
+    Target("one phone's worker ≤ 100 MB RSS", _worker_rss),
+    Target(
+        "the task suite, wrapped 84x84: ≥ 1,000 steps/s per family (min and median)",
+        _suite("wrapped 84x84", "steps/s", 1000, True),
+    ),
+    Target(
+        "the task suite: episode reset ≤ 10 ms (median over families)",
+        _suite("family reset", "episode reset", 10, False),
+    ),
 ]
 
 
