@@ -185,6 +185,9 @@ DECLARED_NEEDS = {
     "confirm-dialog": ["ui", "logcat"],
     "file-to-note": ["shell", "foreground"],
     "swipe-photos": ["ui", "shell", "logcat"],
+    "files-sort": ["ui", "shell", "logcat"],  # (logcat: DocumentsUI's sort; shell: its file watchers)
+    "size-past-dialog": ["ui", "logcat"],
+    "note-code-folder": ["ui", "shell", "foreground"],
     # Messages and its flows: providers through `content` (shell), sub-goals on the screen (ui)
     "open-conversation": ["ui", "shell", "foreground"],
     "swipe-archive-conversation": ["ui", "shell"],
