@@ -11,6 +11,7 @@ from androidrl.tasks.spec import TaskSpec
 from androidrl.ui import Snapshot, node_center
 
 DATA = Path(__file__).with_name("data")
+RECYCLER = "androidx.recyclerview.widget.RecyclerView"
 
 
 class RecordedSnapshot(Snapshot):
@@ -55,6 +56,24 @@ def launcher():
             True,
         ),
         ({"node": {"has": [{"text": "Wi-Fi"}, {"text": "Airplane mode"}], "clickable": True}}, False),
+        ({"node": {"class": "android.widget.Switch", "within": {"clickable": True, "has": [{"text": "Wi-Fi"}]}}}, True),
+        (
+            {
+                "node": {"class": "android.widget.Switch", "within": {"clickable": True, "has": [{"text": "VPN"}]}},
+                "present": False,
+            },
+            True,
+        ),
+        ({"node": {"text": "Wi-Fi", "within": {"class": RECYCLER}}, "min_count": 1, "max_count": 1}, True),
+        (  # (nested layouts around it find it once)
+            {
+                "node": {"text": "Wi-Fi", "within": {"class": "android.widget.LinearLayout"}},
+                "min_count": 1,
+                "max_count": 1,
+            },
+            True,
+        ),
+        ({"node": {"text": "Wi-Fi", "within": {"text": "Wi-Fi"}}}, False),  # (an ancestor, not the node itself)
         ({"node": {"package": "com.android.settings", "text": "Network &amp; internet"}}, False),
         ({"node": {"package": "com.android.settings", "text": "Network & internet"}}, True),
         ({"all": [{"node": {"text": "VPN"}}, {"not": {"node": {"text": "Bluetooth"}}}]}, True),

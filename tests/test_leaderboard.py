@@ -33,6 +33,8 @@ def test_baseline_cells_are_written_once_and_rendered(tmp_path, capsys):
 def test_a_ppo_cell_trains_on_the_train_split_and_is_judged_on_the_test_split(tmp_path):
     results, runs = tmp_path / "results", tmp_path / "runs"
     argv = ["ppo", "--results", str(results), "--runs", str(runs), "--families", "tap-target"]
+    (runs / "tap-target-easy-s0").mkdir(parents=True)  # a cell killed mid-training left its run behind
+    (runs / "tap-target-easy-s0" / "config.yaml").write_text("left by a killed cell")
     assert main([*argv, "--seeds", "0", "--budget", "512", "--episodes", "3"]) == 0
     cell = json.loads((results / "ppo" / "tap-target-easy-seed0.json").read_text())
     assert cell["budget"] == 512 and 0 <= cell["success"] <= 1 and cell["wall_seconds"] > 0

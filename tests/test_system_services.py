@@ -71,6 +71,22 @@ def test_power_toggles_menu_wakes_first_and_a_swipe_up_unlocks(phone):
     assert not phone.keyguard.showing
 
 
+def test_a_long_press_on_the_lock_icon_unlocks_and_a_tap_does_not(phone):
+    dump(phone, "input keyevent SLEEP; input keyevent WAKEUP")
+    icon = re.search(r'<node [^>]*resource-id="com.android.systemui:id/lock_icon_view"[^>]*>', phone.dump_ui())[0]
+    assert 'content-desc="Unlocked"' in icon and 'long-clickable="true"' in icon
+    x, y = center(node_bounds(phone.dump_ui(), resource_id="com.android.systemui:id/lock_icon_view"))
+    dump(phone, f"input tap {x} {y}")  # (LockIconViewController acts on a long press only)
+    assert phone.keyguard.showing
+    dump(phone, f"input swipe {x} {y} {x} {y} 600")
+    assert not phone.keyguard.showing
+    dump(phone, "locksettings set-pin 1357; input keyevent SLEEP; input keyevent WAKEUP")
+    icon = re.search(r'<node [^>]*resource-id="com.android.systemui:id/lock_icon_view"[^>]*>', phone.dump_ui())[0]
+    assert 'content-desc="Device locked"' in icon
+    dump(phone, f"input swipe {x} {y} {x} {y} 600")  # a PIN: the bouncer instead
+    assert phone.keyguard.bouncer and "Enter your PIN" in phone.dump_ui()
+
+
 def test_window_policy_and_displays_say_what_android_14_says(phone):
     policy = dump(phone, "dumpsys window policy")
     assert "      showing=false\n" in policy and "interactiveState=INTERACTIVE_STATE_AWAKE" in policy

@@ -130,6 +130,30 @@ def test_insert_file_and_config_steps_reach_the_phone_as_shell_commands():
     assert dev.shell("settings get system font_scale").strip() == "1.15"
     assert "Override density: 200" in dev.shell("wm density")
     assert dev.shell("getprop persist.sys.locale").strip() == "de-DE"
+    late = {
+        "uri": "content://com.android.contacts/raw_contacts",
+        "after": 2,
+        "rows": [
+            {
+                "account_name": None,
+                "_children": [
+                    {
+                        "uri": "content://com.android.contacts/data",
+                        "rows": [
+                            {"raw_contact_id": "$parent_id", "mimetype": "vnd.android.cursor.item/name", "data1": n}
+                        ],
+                    }
+                ],
+            }
+            for n in ("Bo O'Neil", "Cy $HOME")
+        ],
+    }
+    run_steps(dev, parse_spec({"name": "t", "success": NEVER, "reset": [{"insert": late}]}).reset, "test")
+    names = "content query --uri content://com.android.contacts/contacts --projection display_name --sort _id"
+    assert [r["display_name"] for r in parse_rows(dev.shell(names))] == ["Ann Lee"]  # (not yet: in two seconds)
+    dev.perform(EnvAction())
+    dev.perform(EnvAction())
+    assert [r["display_name"] for r in parse_rows(dev.shell(names))] == ["Ann Lee", "Bo O'Neil", "Cy $HOME"]
     bad = parse_spec(
         {"name": "t", "success": NEVER, "reset": [{"insert": {"uri": "content://nope", "rows": [{"a": 1}]}}]}
     )

@@ -218,6 +218,18 @@ DECLARED_NEEDS = {
     "call-back-missed": ["ui", "shell"],
     "missed-calls-note": ["ui", "shell", "foreground"],
     "contact-from-call-log": ["ui", "shell"],
+    "wrong-app-start": ["shell", "foreground"],
+    "shade-pulled-down": ["ui", "shell"],
+    "snackbar-undo": ["shell"],
+    "toast-overlay": ["ui"],
+    "keyboard-covers-button": ["shell"],
+    "locked-start": ["shell", "foreground"],
+    "slow-list": ["ui"],
+    "permission-dialog": ["ui", "shell"],
+    "interrupted-by-app": ["ui"],
+    "locked-mid-task": ["ui", "shell", "foreground"],
+    "config-change-mid-task": ["ui", "shell"],
+    "list-shifts-mid-task": ["ui"],
 }
 
 

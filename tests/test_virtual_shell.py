@@ -362,6 +362,39 @@ def test_background_jobs_are_waited_for_and_killed_by_pid(phone):
     assert run(phone, "kill -s HUP")[1].startswith("usage:\tkill [-s signame | -signum | -signame]")
 
 
+def test_a_job_whose_output_goes_elsewhere_outlives_its_command_and_acts_on_the_phones_clock():
+    from androidrl.virtual.phone import VirtualPhone
+    from androidrl.virtual.system.clock import Clock
+
+    phone = VirtualPhone(360, 800, 160, clock=Clock(stepped=True))
+    job = "(sleep 3; cmd statusbar expand-notifications; sleep 2; echo done > /sdcard/job.txt) >/dev/null 2>&1"
+    out, err, code = run(phone, f"{job} & echo started $!")
+    assert out.startswith("started ") and out.split()[1].isdigit() and (err, code) == ("", 0)
+    assert phone.clock.uptime() == 0 and phone.status_bar.panel == "collapsed"  # (the command did not wait)
+
+    def at(seconds):  # the clock moves as an env's steps move it, and the phone is looked at
+        phone.clock.advance(seconds - phone.clock.uptime())
+        phone.screenshot()
+
+    at(2.5)
+    assert phone.status_bar.panel == "collapsed"
+    at(3)
+    assert phone.status_bar.panel == "notifications" and run(phone, "cat /sdcard/job.txt")[2] == 1
+    at(5)
+    assert run(phone, "cat /sdcard/job.txt") == ("done\n", "", 0) and phone.scheduler.pending() == 0
+    # A snapshot loaded, or a reboot, ends the jobs still waiting; a job that writes to the client is waited for.
+    phone.save_snapshot("before")
+    run(phone, "(sleep 1; echo again > /sdcard/job.txt) >/dev/null 2>&1 &")
+    phone.load_snapshot("before")
+    at(10)
+    assert run(phone, "cat /sdcard/job.txt")[0] == "done\n" and phone.scheduler.pending() == 0
+    assert run(phone, "(sleep 1; echo late) & echo early") == ("early\nlate\n", "", 0)
+    assert run(phone, "{ sleep 1; echo kept; } >/sdcard/job.txt 2>/dev/null & echo $?") == ("0\n", "", 0)
+    assert run(phone, "cat /sdcard/job.txt")[0] == "" and phone.scheduler.pending() == 1
+    at(phone.clock.uptime() + 1)
+    assert run(phone, "cat /sdcard/job.txt")[0] == "kept\n"
+
+
 def test_read_takes_one_line_of_the_clients_input_and_leaves_the_rest(phone):
     stdin = Stdin()
     stdin.feed(b"one two three\nsecond line\n")

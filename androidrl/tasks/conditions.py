@@ -50,7 +50,7 @@ _FOCUSED_APP = re.compile(r"mFocusedApp=ActivityRecord\{\S+ u\d+ ([^\s/}]+)/([^\
 
 
 def matches(node: ET.Element, selector: Selector) -> bool:
-    """Whether one ``<node>`` satisfies every attribute of ``selector``."""
+    """Whether one ``<node>`` satisfies every attribute of ``selector`` (``within``, about its ancestors, aside)."""
     attrs = node.attrib
     for field, attr in _EXACT.items():
         wanted = getattr(selector, field)
@@ -68,8 +68,14 @@ def matches(node: ET.Element, selector: Selector) -> bool:
 
 
 def find_nodes(root: ET.Element, selector: Selector) -> list[ET.Element]:
-    """Every node matching ``selector``, in document order."""
-    return [node for node in root.iter("node") if matches(node, selector)]
+    """Every node matching ``selector`` (inside a node matching its ``within``, if any), in document order."""
+    if selector.within is None:
+        return [node for node in root.iter("node") if matches(node, selector)]
+    found: dict[ET.Element, None] = {}  # (an ordered set: nested outer nodes find the same node twice)
+    for outer in find_nodes(root, selector.within):
+        found.update((node, None) for node in outer.iter("node") if node is not outer and matches(node, selector))
+    order = {node: i for i, node in enumerate(root.iter("node"))} if len(found) > 1 else {}
+    return sorted(found, key=order.get) if order else list(found)
 
 
 def foreground(dumpsys_window: str) -> tuple[str, str] | None:

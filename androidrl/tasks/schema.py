@@ -64,7 +64,8 @@ class Selector(Model):
     ``text``/``content_desc``/``resource_id``/``class``/``package`` match exactly; the
     ``*_regex`` forms search; booleans compare the node's flags; ``has`` lists selectors
     that must each match a descendant (e.g. the settings row that holds both the title
-    "Wi-Fi" and a checked switch).
+    "Wi-Fi" and a checked switch); ``within`` a selector an ancestor must match (the switch
+    inside the row of the 7:30 AM alarm).
     """
 
     resource_id: str | None = None
@@ -82,6 +83,7 @@ class Selector(Model):
     selected: bool | None = None
     scrollable: bool | None = None
     has: tuple[Selector, ...] = ()
+    within: Selector | None = None
 
     @model_validator(mode="after")
     def _not_empty(self) -> Selector:

@@ -108,11 +108,13 @@ class Insert(Model):
 
     A row's ``_children`` (a list of ``{uri, rows}``) are inserted after it, with ``$parent_id``
     in their values replaced by the row's ``_id`` (read back with ``content query``): a contact
-    is a ``raw_contacts`` row whose children are its ``data`` rows.
+    is a ``raw_contacts`` row whose children are its ``data`` rows. With ``after``, the rows come
+    that many seconds later, by a background job left on the phone (rows that sync in late).
     """
 
     uri: str = Field(pattern=r"^content://\S+$")
     rows: Annotated[tuple[dict[str, Any], ...] | str, _list_or_placeholder(_check_row, "rows")]
+    after: float | None = Field(default=None, gt=0, le=600)
 
 
 class FileWrite(Model):
@@ -276,6 +278,39 @@ def insert_command(uri: str, row: dict[str, Any]) -> str:
     return shlex.join(parts)
 
 
+def later_insert_command(uri: str, rows: tuple[dict[str, Any], ...], seconds: float) -> str:
+    """A background job that inserts ``rows`` (and their children) ``seconds`` from now, and returns at once.
+
+    ``(sleep N; content insert ...) >/dev/null 2>&1 &``: its output goes to no client, so the adb
+    command does not wait for it (on the virtual phone it waits on the phone's clock:
+    :mod:`androidrl.virtual.shell.background`). A parent's ``_id`` is read back into a shell
+    variable, which its children's ``$parent_id`` bindings expand.
+    """
+    commands: list[str] = []
+
+    def add(uri: str, rows: tuple[dict[str, Any], ...], parent: str | None) -> None:
+        for row in rows:
+            parts = ["content", "insert", "--uri", shlex.quote(uri)]
+            for column, value in row.items():
+                if column == CHILDREN:
+                    continue
+                if value == PARENT_ID and parent is not None:  # (the shell expands it: double quotes)
+                    parts += ["--bind", f'"{_escape_binding(column)}:i:${parent}"']
+                else:
+                    parts += ["--bind", shlex.quote(bind(column, value))]
+            commands.append(" ".join(parts))
+            children = row.get(CHILDREN) or ()
+            if children:
+                variable = f"p{len(commands)}"
+                query = content_query_command(uri, projection=("_id",), sort="_id DESC")
+                commands.append(f"{variable}=$({query} | sed -n 's/^Row: 0 _id=\\([0-9]*\\).*/\\1/p')")
+                for child in children:
+                    add(child["uri"], tuple(_check_row(r) for r in child["rows"]), variable)
+
+    add(uri, rows, None)
+    return f"(sleep {seconds:g}; {'; '.join(commands)}) >/dev/null 2>&1 &"
+
+
 def config_commands(config: DeviceConfig) -> list[str]:
     """The commands that set a device configuration (only the parts it names)."""
     commands = []
@@ -374,6 +409,8 @@ def run_step(device: Device, step: Step) -> None:
         _tap(device, step.tap)
     elif kind == "wait":
         _wait(device, step.wait)
+    elif kind == "insert" and step.insert.after is not None:
+        device.shell(later_insert_command(step.insert.uri, step.insert.rows, step.insert.after))
     elif kind == "insert":
         insert_rows(device, step.insert.uri, step.insert.rows)
     elif kind == "file":

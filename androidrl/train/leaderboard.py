@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shutil
 import sys
 import time
 from collections.abc import Iterable
@@ -109,6 +110,9 @@ def _train_cell(task: dict[str, Any], seed: int, budget: int, episodes: int, run
     ]
     config = load_config(CONFIG, overrides)
     directory = runs / name
+    if directory.exists():  # a cell stopped before its file was written: train it again from scratch
+        print(f"{name}: removing the unfinished run {directory}", file=sys.stderr)
+        shutil.rmtree(directory)
     start = time.monotonic()
     result = train(Run.create(config, directory, command_line("train", ["--config", CONFIG, *_quoted(overrides)])))
     if result.stopped_by is not None:
@@ -280,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             for f in families:
                 by_category.setdefault(f.category, []).append(f.name)
             names = [name for group in by_category.values() for name in group[:3]]
-        else:
-            names = [f.name for f in families]
+        else:  # in the order given (checked by list_families above)
+            names = list(dict.fromkeys(args.families))
         cells = (
             (
                 results / "ppo" / f"{name}-{tier}-seed{seed}.json",

@@ -29,6 +29,7 @@ from androidrl.virtual.apps.launcher.app import LAUNCHER, launcher_app
 from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.apps.messaging.app import messaging_app
 from androidrl.virtual.apps.notes.app import notes_app
+from androidrl.virtual.apps.permissioncontroller.app import permissioncontroller_app
 from androidrl.virtual.apps.practice.app import practice_app
 from androidrl.virtual.apps.settings.app import settings_app
 from androidrl.virtual.shell.commands import COMMANDS
@@ -63,6 +64,7 @@ def default_apps() -> list[App]:
         gallery_app(),
         notes_app(),
         practice_app(),
+        permissioncontroller_app(),
     ]
     for app in apps:
         if app.package == CLOCK_PACKAGE:  # DeskClock owns its provider
@@ -174,7 +176,7 @@ class VirtualPhone(PhoneCore):
             PhoneOfflineError: The phone is rebooting or off.
         """
         self.check_online()
-        self.broadcasts.deliver_alarms()  # (what went off while nobody looked is there for the command to see)
+        self.deliver_due()  # (what went off while nobody looked is there for the command to see)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

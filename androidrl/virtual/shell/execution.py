@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from androidrl.virtual.shell import conditions, expansion, patterns
+from androidrl.virtual.shell.background import start_detached
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.jobs import Job
 from androidrl.virtual.shell.stdin import Stdin
@@ -122,8 +123,16 @@ class Execution:
         self.status = status
         return status
 
-    def start_job(self, item: AndOr) -> Job:
-        """Run ``item`` in the background: a subshell in its own thread, reading nothing."""
+    def start_job(self, item: AndOr) -> Job | None:
+        """Run ``item`` in the background: a subshell in its own thread, reading nothing.
+
+        A job whose output goes to no client and that begins with ``sleep`` goes on after the
+        command, on the phone's clock (:mod:`~androidrl.virtual.shell.background`): None then.
+        """
+        pid = start_detached(self, item)
+        if pid is not None:
+            self.last_job = pid
+            return None
         cancel = threading.Event()
         child = self.subshell(Streams(NO_INPUT, dict(self.io.fds)))
         child.cancel = cancel

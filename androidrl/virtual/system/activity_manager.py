@@ -78,6 +78,8 @@ class ActivityManager:
         self._tasks: list[Task] = []
         self._next_task_id = 1
         self._locked: Task | None = None  # the pinned task (lock task mode)
+        # Starts for a result asked in a caller's onCreate: they run once the caller is in its task.
+        self._deferred: list[tuple[Intent, Activity, int]] = []
 
     @property
     def tasks(self) -> list[Task]:
@@ -201,8 +203,11 @@ class ActivityManager:
                     best = (found.priority, app, found.activity)
         return (best[1], best[2]) if best else None
 
-    def start_activity(self, intent: Intent) -> str:
+    def start_activity(self, intent: Intent, caller: Activity | None = None, request_code: int = -1) -> str:
         """Start what ``intent`` names, like ``startActivity`` with FLAG_ACTIVITY_NEW_TASK.
+
+        With a ``caller`` (``startActivityForResult``) the new activity goes on top of the caller's
+        task, and when it finishes the caller's ``on_activity_result`` gets its result.
 
         Returns:
             ``"started"``, ``"brought-to-front"`` (the app's task was resumed as it was),
@@ -217,6 +222,12 @@ class ActivityManager:
                 return "not-found"
             app, cls = target
             task = next((t for t in self._tasks if t[0].app is app), None)
+            if caller is not None:
+                caller_task = next((t for t in self._tasks if any(a is caller for a in t)), None)
+                if caller_task is None:  # (asked in the caller's onCreate: it goes on top once the caller shows)
+                    self._deferred.append((intent, caller, request_code))
+                    return "started"
+                task = caller_task
             if self._locked is not None and task is not self._locked:
                 return "lock-task-violation"
             self._system_log("ActivityTaskManager", f"START u0 {{{intent.short()}}} from uid {SHELL_UID}")
@@ -224,12 +235,13 @@ class ActivityManager:
                 self.go_home()
                 return "home"
             cleared = task is not None and intent.flags & FLAG_ACTIVITY_CLEAR_TOP and self._clear_top(task, cls)
-            if not cleared and task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN):
+            front = task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN)
+            if not cleared and front and caller is None:
                 self._tasks.remove(task)
                 self._tasks.append(task)
                 self._on_change()
                 return "brought-to-front"
-            activity = self._create(app, cls, intent)
+            activity = self._create(app, cls, intent, caller, request_code)
             # finish() in onCreate (a Theme.NoDisplay trampoline): it never shows and leaves the tasks
             # as they were; what it started came forward itself.
             if not activity.finishing:
@@ -243,6 +255,10 @@ class ActivityManager:
                 self._tasks.remove(task)
             if not self._tasks:  # (it left no task at all: home)
                 self.go_home()
+            deferred = [d for d in self._deferred if d[1] is activity]
+            self._deferred = [d for d in self._deferred if d[1] is not activity]
+            for later in deferred if not activity.finishing else ():
+                self.start_activity(*later)
             self._on_change()
             return "started"
 
@@ -273,6 +289,9 @@ class ActivityManager:
                     break
             if not self._tasks:
                 self.go_home()
+            caller = activity.caller
+            if caller is not None and any(a is caller for task in self._tasks for a in task):
+                caller.on_activity_result(activity.request_code, activity.result_code, activity.result_data)
             self._on_change()
             return True
 
@@ -290,14 +309,25 @@ class ActivityManager:
                 self.go_home()
             self._on_change()
 
-    def _create(self, app: App, cls: str, intent: Intent) -> Activity:
+    def beneath(self, activity: Activity) -> Activity | None:
+        """The activity just behind ``activity`` (what a translucent one shows through), or None."""
+        order = [a for task in self._tasks for a in task]
+        index = next((i for i, a in enumerate(order) if a is activity), 0)
+        return order[index - 1] if index > 0 else None
+
+    def _create(
+        self, app: App, cls: str, intent: Intent, caller: Activity | None = None, request_code: int = -1
+    ) -> Activity:
         pid, started = self.processes.start(app.package)
         component = short_component(app.package, cls)
         if started:
             uid = self.processes.uid(app.package)
             message = f"Start proc {pid}:{app.package}/u0a{uid - 10000} for next-top-activity {{{component}}}"
             self._system_log("ActivityManager", message)
-        activity = app.activities[cls](self.context, app, cls, intent)
+        # (an activity started for a result learns its caller in onCreate; a factory such as Settings'
+        # SubSettings takes the four usual arguments)
+        result = {"caller": caller, "request_code": request_code} if caller is not None else {}
+        activity = app.activities[cls](self.context, app, cls, intent, **result)
         token = id(activity) & 0x7FFFFFF
         self.log.write("wm_on_create_called", f"[{token},{cls},performCreate,0]", buffer="events", pid=pid)
         self.log.write("wm_on_resume_called", f"[{token},{cls},RESUME_ACTIVITY,0]", buffer="events", pid=pid)

@@ -40,6 +40,7 @@ from androidrl.virtual.system.input.dispatcher import InputDispatcher
 from androidrl.virtual.system.input.evdev import InputDevices
 from androidrl.virtual.system.input_method import InputMethod
 from androidrl.virtual.system.keyguard import Keyguard
+from androidrl.virtual.system.location import Location
 from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.logd import LogBuffer
 from androidrl.virtual.system.notifications import NotificationManager, StatusBar
@@ -49,6 +50,7 @@ from androidrl.virtual.system.processes import SYSTEM_SERVER, Processes
 from androidrl.virtual.system.procfs import proc_files
 from androidrl.virtual.system.props import system_properties
 from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.system.scheduler import Scheduler
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.display import Display
 from androidrl.virtual.system.window.notification_shade import NotificationShade
@@ -76,16 +78,6 @@ class SnapshotInfo:
     saved_at: float
     vm_clock: float
     size: int
-
-
-@dataclass(frozen=True)
-class Location:
-    """A location fix: degrees, metres, and the phone's uptime when it came, in seconds."""
-
-    latitude: float
-    longitude: float
-    altitude: float
-    uptime: float
 
 
 class PhoneCore:
@@ -138,6 +130,7 @@ class PhoneCore:
         content: The content providers of the installed packages (``content``; apps' ``context.content``).
         alarm_manager: The alarms apps set (``dumpsys alarm``), delivered to their receivers when due.
         broadcasts: Sends broadcasts (the alarms', ``BOOT_COMPLETED``) to the receivers apps declare.
+        scheduler: What is due later on the clock (a background shell job's ``sleep``), run when looked at.
     """
 
     def __init__(
@@ -188,6 +181,7 @@ class PhoneCore:
             settings=self.settings,
         )
         self.alarm_manager = AlarmManager(self.clock, on_change=self.invalidate)
+        self.scheduler = Scheduler(self.clock)
         self.packages = PackageManager(
             self.apps,
             lock=self.lock,
@@ -241,9 +235,8 @@ class PhoneCore:
         self.windows = WindowManager(
             self.metrics, self.activities, self.clock, self.settings, self.props, self.ime, bars, shade, lock=self.lock
         )
-        deliver = self.broadcasts.deliver_alarms  # (before each frame: what went off shows on it)
-        self.display = Display(
-            self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock, before_frame=deliver
+        self.display = Display(  # (before each frame, what is due happens: it shows on it)
+            self.metrics, self.windows, self.wakefulness, self.props, lock=self.lock, before_frame=self.deliver_due
         )
         self.policy = WindowPolicy(self.wakefulness, self.keyguard, self.status_bar, self.activities, self.metrics)
         self.input = InputDispatcher(self.display, self.activities, self.settings, self.policy, lock=self.lock)
@@ -253,6 +246,11 @@ class PhoneCore:
         if content:
             seed_content(self.content.resolver, self.fs, self.clock, seed, content)
         self._boot()
+
+    def deliver_due(self) -> None:
+        """What is due on the phone's clock happens (before a frame or a command): alarms, background jobs."""
+        self.broadcasts.deliver_alarms()
+        self.scheduler.run_due()
 
     def app_log(self, package: str, tag: str, message: str, priority: str = "I") -> None:
         """An app writes to the log (``Log.i(tag, message)``) from its own process."""
@@ -333,6 +331,7 @@ class PhoneCore:
             self.root, self._rng = state["root"], state["rng"]
             self.windows.restore(state["windows"])
             self.log.restore(saved["log"])  # (with the clock: a log newer than the phone's time would not be)
+            self.scheduler.clear()  # (the jobs waiting are not the loaded phone's)
             self.invalidate()
 
     def snapshot_names(self) -> list[str]:
@@ -374,6 +373,7 @@ class PhoneCore:
         """
         self.clock.boot()
         self.alarm_manager.clear()
+        self.scheduler.clear()
         self.activities.boot()
         self.wakefulness.wake_up()
         self.keyguard.unlocked_by_boot()

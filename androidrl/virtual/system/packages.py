@@ -118,15 +118,18 @@ class PackageManager:
 
     def grant(self, package: str, permission: str) -> None:
         """Grant a runtime permission (``pm grant``)."""
-        self.apps[package].data.setdefault(_GRANTED, set()).add(permission)
+        app = self.apps[package]
+        app.data.setdefault(_GRANTED, set(app.default_grants)).add(permission)
 
     def revoke(self, package: str, permission: str) -> None:
         """Revoke a runtime permission (``pm revoke``)."""
-        self.apps[package].data.setdefault(_GRANTED, set()).discard(permission)
+        app = self.apps[package]
+        app.data.setdefault(_GRANTED, set(app.default_grants)).discard(permission)
 
     def granted(self, package: str) -> list[str]:
-        """The runtime permissions granted to ``package``, sorted."""
-        return sorted(self.apps[package].data.get(_GRANTED, ()))
+        """The runtime permissions granted to ``package``, sorted (until one changes: those the system grants it)."""
+        app = self.apps[package]
+        return sorted(app.data.get(_GRANTED, app.default_grants))
 
     def set_enabled(self, package: str, enabled: bool) -> None:
         """Enable or disable ``package`` (``pm enable``, ``pm disable-user``); disabling stops it."""

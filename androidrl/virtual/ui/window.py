@@ -127,6 +127,17 @@ class TouchBlocker(View):
         self.outside()
 
 
+class DimBehind(FrameLayout):
+    """A dialog-themed activity's content: its dialog over the screen behind, dimmed (windowBackgroundDimEnabled)."""
+
+    def __init__(self, children: list[View], **kwargs) -> None:
+        kwargs.setdefault("height", -1)
+        super().__init__(children, **kwargs)
+
+    def paint(self, scale: float) -> list[tuple] | None:
+        return [("dim", self.bounds, DIM_ALPHA)]
+
+
 def decor(content: View, dialog: bool = True) -> FrameLayout:
     """A window's frame as the dump shows it.
 

@@ -12,14 +12,22 @@ phone's seeded RNG (:mod:`.scene`); the shutter saves it as a JPEG, inserts its 
 and shows it in the thumbnail, whose tap views it (``ACTION_VIEW`` of the row: Gallery).
 ``IMAGE_CAPTURE`` reviews the shot (Done writes it to the ``output`` extra's URI, when given).
 Shots are logged under ``CAM_PhotoModule``.
+
+As CameraActivity.checkPermissions, the camera needs CAMERA and RECORD_AUDIO (the system grants
+them to it: DefaultPermissionGrantPolicy; ``pm revoke`` takes them): without them it hands over to
+``PermissionsActivity``, which asks for what is missing (PermissionController's dialogs) and opens
+the camera again once both are granted, or says "Camera error" (``error_permissions``) — at once,
+without asking, once the dialogs were seen (``KEY_HAS_SEEN_PERMISSIONS_DIALOGS``). (Camera2's
+first-run location prompt is left out: photos are not tagged with a place.)
 """
 
 from __future__ import annotations
 
 from androidrl.virtual.apps.camera.scene import scene_jpeg, scene_ops
-from androidrl.virtual.system.framework.app import Activity, App
+from androidrl.virtual.system.framework.app import PERMISSION_GRANTED, Activity, App
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import ACTION_VIEW, Intent, IntentFilter
+from androidrl.virtual.ui.dialogs import AlertDialog
 from androidrl.virtual.ui.image import BitmapView
 from androidrl.virtual.ui.views import FrameLayout, ImageView, LinearLayout, View
 
@@ -27,6 +35,9 @@ PACKAGE = "com.android.camera2"
 CAMERA = "com.android.camera.CameraActivity"
 LAUNCHER = "com.android.camera.CameraLauncher"
 CAPTURE = "com.android.camera.CaptureActivity"
+PERMISSIONS = "com.android.camera.PermissionsActivity"
+#: What the camera cannot run without (PermissionsActivity's CAMERA and RECORD_AUDIO).
+CRITICAL = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO")
 RID = f"{PACKAGE}:id/"
 IMAGES = "content://media/external/images/media"
 FOLDER = "DCIM/Camera"
@@ -42,6 +53,10 @@ STRINGS = {
         "done_button_description": "Done",
         "retake_button_description": "Retake",
         "cancel_button_description": "Cancel",
+        "camera_error_title": "Camera error",
+        "error_permissions": "The app does not have critical permissions it needs to run. Please check your "
+        "permissions settings.",
+        "dialog_dismiss": "Dismiss",
     },
     "de": {
         "app_name": "Kamera",
@@ -49,6 +64,9 @@ STRINGS = {
         "done_button_description": "Fertig",
         "retake_button_description": "Neu aufnehmen",
         "cancel_button_description": "Abbrechen",
+        "camera_error_title": "Kamerafehler",
+        "error_permissions": "Der App fehlen wichtige Berechtigungen. Bitte überprüfe die Berechtigungseinstellungen.",
+        "dialog_dismiss": "Schließen",
     },
 }
 
@@ -97,6 +115,9 @@ class CameraActivity(Activity):
         self.last_name = ""  # (ImageFileNamer: the last name made and how many within its second)
         self.same_second = 0
         self.shots = 0
+        if not all(self.check_self_permission(p) for p in CRITICAL):  # (checkPermissions)
+            self.start(PERMISSIONS)
+            self.finish()
 
     def build(self) -> View:
         return LinearLayout(
@@ -201,6 +222,40 @@ class CameraActivity(Activity):
             )
 
 
+class PermissionsActivity(Activity):
+    """Camera2's PermissionsActivity: asks for the permissions the camera lacks, then opens it again."""
+
+    def on_create(self) -> None:
+        missing = [p for p in CRITICAL if not self.check_self_permission(p)]
+        if not missing:
+            self.success()
+        elif self.app.data.get("has_seen_permissions_dialogs"):
+            self.failure()  # (the dialogs were seen, and something is still missing)
+        else:
+            self.request_permissions(missing, 1)
+
+    def build(self) -> View:
+        return FrameLayout([], resource_id=RID + "permissions", height=-1, background=BLACK)
+
+    def on_request_permissions_result(self, request_code: int, permissions: list[str], results: list[int]) -> None:
+        self.app.data["has_seen_permissions_dialogs"] = True
+        granted = {p for p, r in zip(permissions, results) if r == PERMISSION_GRANTED}
+        if all(p in granted or self.check_self_permission(p) for p in CRITICAL):
+            self.success()
+        else:
+            self.failure()
+
+    def success(self) -> None:
+        self.start(CAMERA)
+        self.finish()
+
+    def failure(self) -> None:
+        s = self.string
+        dismiss = (s("dialog_dismiss"), self.finish)
+        dialog = AlertDialog(s("camera_error_title"), s("error_permissions"), positive=dismiss, cancelable=False)
+        self.show(dialog)
+
+
 class CaptureActivity(CameraActivity):
     """``IMAGE_CAPTURE``: one shot, reviewed; Done writes it to the ``output`` extra's URI and closes."""
 
@@ -270,11 +325,12 @@ def camera_app() -> App:
         "Camera",
         "C",
         (52, 168, 83),
-        {LAUNCHER: CameraActivity, CAMERA: CameraActivity, CAPTURE: CaptureActivity},
+        {LAUNCHER: CameraActivity, CAMERA: CameraActivity, CAPTURE: CaptureActivity, PERMISSIONS: PermissionsActivity},
         LAUNCHER,
         filters=(
             IntentFilter(CAMERA, ("android.media.action.STILL_IMAGE_CAMERA",)),
             IntentFilter(CAPTURE, ("android.media.action.IMAGE_CAPTURE",)),
         ),
         strings=STRINGS,
+        default_grants=CRITICAL,
     )

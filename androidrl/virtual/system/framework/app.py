@@ -34,6 +34,13 @@ from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
 from androidrl.virtual.ui.window import Window
 
+#: ``PackageManager.ACTION_REQUEST_PERMISSIONS`` and its extras (the names asked, each one's result).
+ACTION_REQUEST_PERMISSIONS = "android.content.pm.action.REQUEST_PERMISSIONS"
+EXTRA_PERMISSION_NAMES = "android.content.pm.extra.REQUEST_PERMISSIONS_NAMES"
+EXTRA_PERMISSION_RESULTS = "android.content.pm.extra.REQUEST_PERMISSIONS_RESULTS"
+PERMISSION_GRANTED, PERMISSION_DENIED = 0, -1
+RESULT_OK, RESULT_CANCELED = -1, 0
+
 
 @dataclass(frozen=True, eq=False)
 class Context:
@@ -78,6 +85,12 @@ class Context:
         uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
         running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
         lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
+        start_activity_for_result: ``(intent, caller, request_code)``: starts what the intent names; when it
+            finishes, ``caller.on_activity_result`` gets its result (``Activity.startActivityForResult``).
+        check_permission: ``(package, permission)``: whether the runtime permission is granted
+            (``PackageManager.checkPermission``).
+        set_permission: ``(package, permission, granted)``: grant or revoke it, as PermissionController
+            does for the user (``PackageManager.grantRuntimePermission``; a privileged call).
     """
 
     apps: dict[str, App]
@@ -111,6 +124,9 @@ class Context:
     uninstall: Callable[[str], None] = lambda package: None
     running: Callable[[str], bool] = lambda package: False
     lock_settings: LockSettings = field(default_factory=LockSettings)
+    start_activity_for_result: Callable[[Intent, Activity, int], str] = lambda intent, caller, code: "not-found"
+    check_permission: Callable[[str, str], bool] = lambda package, permission: False
+    set_permission: Callable[[str, str, bool], None] = lambda package, permission, granted: None
 
 
 class Activity:
@@ -133,16 +149,34 @@ class Activity:
     #: Set by :meth:`finish`: an activity that finishes in :meth:`on_create` (a ``Theme.NoDisplay``
     #: trampoline such as DeskClock's HandleApiCalls) never shows.
     finishing: bool = False
+    #: ``windowIsTranslucent`` (a dialog-themed activity): the activity behind it shows through.
+    translucent: bool = False
+    #: Who started it for a result, and the request code it gave (set by the activity manager).
+    caller: Activity | None = None
+    request_code: int = -1
+    #: What :meth:`set_result` set: ``RESULT_CANCELED`` (0) unless it said otherwise.
+    result_code: int = 0
+    result_data: Intent | None = None
 
     def log(self, tag: str, message: str) -> None:
         """Write to the phone's log under ``tag`` (``Log.i``), from the app's process."""
         self.context.log(self.app.package, tag, message)
 
-    def __init__(self, context: Context, app: App, cls: str, intent: Intent) -> None:
+    def __init__(
+        self,
+        context: Context,
+        app: App,
+        cls: str,
+        intent: Intent,
+        *,
+        caller: Activity | None = None,
+        request_code: int = -1,
+    ) -> None:
         self.context = context
         self.app = app
         self.cls = cls
         self.intent = intent
+        self.caller, self.request_code = caller, request_code  # (known in onCreate: getCallingPackage)
         self.windows = []
         self.on_create()
 
@@ -170,6 +204,44 @@ class Activity:
     def start(self, cls: str, **extras: Any) -> None:
         """Start another activity of the same app."""
         self.context.start_activity(Intent(component=(self.app.package, cls), extras=extras))
+
+    def start_for_result(self, intent: Intent, request_code: int) -> None:
+        """``startActivityForResult``: when what starts finishes, :meth:`on_activity_result` gets its result."""
+        self.context.start_activity_for_result(intent, self, request_code)
+
+    @property
+    def calling_package(self) -> str | None:
+        """``getCallingPackage``: the package that started this one for a result, or None."""
+        return self.caller.app.package if self.caller is not None else None
+
+    def set_result(self, result_code: int, data: Intent | None = None) -> None:
+        """``setResult``: what the caller gets when this activity finishes (``RESULT_OK`` is -1)."""
+        self.result_code, self.result_data = result_code, data
+
+    def on_activity_result(self, request_code: int, result_code: int, data: Intent | None) -> None:
+        """An activity started with :meth:`start_for_result` finished (a permission request's goes on)."""
+        if request_code in getattr(self, "_permission_requests", ()):
+            self._permission_requests.discard(request_code)
+            extras = data.extras if data is not None else {}
+            names = list(extras.get(EXTRA_PERMISSION_NAMES, []))
+            results = list(extras.get(EXTRA_PERMISSION_RESULTS, [PERMISSION_DENIED] * len(names)))
+            self.on_request_permissions_result(request_code, names, results)
+
+    def check_self_permission(self, permission: str) -> bool:
+        """``checkSelfPermission(...) == PERMISSION_GRANTED``."""
+        return self.context.check_permission(self.app.package, permission)
+
+    def request_permissions(self, permissions: list[str], request_code: int) -> None:
+        """``requestPermissions``: PermissionController asks the user; :meth:`on_request_permissions_result` answers.
+
+        As ``PackageManager.buildRequestPermissionsIntent``: ``ACTION_REQUEST_PERMISSIONS`` with the names.
+        """
+        self._permission_requests = {*getattr(self, "_permission_requests", ()), request_code}
+        intent = Intent(ACTION_REQUEST_PERMISSIONS, extras={EXTRA_PERMISSION_NAMES: list(permissions)})
+        self.start_for_result(intent, request_code)
+
+    def on_request_permissions_result(self, request_code: int, permissions: list[str], results: list[int]) -> None:
+        """The user answered :meth:`request_permissions`: each result ``PERMISSION_GRANTED`` (0) or ``_DENIED`` (-1)."""
 
     def invalidate(self) -> None:
         """Ask the phone to rebuild this screen (state changed outside an input event)."""
@@ -244,6 +316,8 @@ class App:
         receivers: Its broadcast receivers (``<receiver>`` with an intent filter): action ->
             ``receiver(context, app, intent)``, a module-level function (the alarms it set with
             ``context.alarms`` are delivered to it, and ``android.intent.action.BOOT_COMPLETED`` at boot).
+        default_grants: The runtime permissions the system grants it (DefaultPermissionGrantPolicy: the
+            camera app's CAMERA and RECORD_AUDIO); ``pm clear`` brings them back.
     """
 
     package: str
@@ -259,6 +333,7 @@ class App:
     providers: tuple[type[ContentProvider], ...] = ()
     strings: dict[str, dict[str, str]] = field(default_factory=dict)
     receivers: dict[str, Callable[[Context, App, Intent], None]] = field(default_factory=dict)
+    default_grants: tuple[str, ...] = ()
 
     def __deepcopy__(self, memo: dict) -> App:
         """A copy for a snapshot: its own data; the manifest (activities, filters, providers...) shared."""

@@ -113,13 +113,30 @@ class NotificationShade:
                          gravity="center", text_color=WHITE),
                 TextView(date, resource_id=_ID + "keyguard_status_area", text_size=16, height=32,
                          gravity="center", text_color=LIGHT_TEXT),
-                View(height=max(0.0, height_dp - 280)),
+                View(height=max(0.0, height_dp - 352)),
+                self._lock_icon(text),
                 TextView(text["swipe_up"], resource_id=_ID + "keyguard_indication_text", text_size=14,
                          height=40, gravity="center", text_color=LIGHT_TEXT),
             ],
             resource_id=_ID + "keyguard_root_view",
             padding=16,
         )  # fmt: skip
+
+    def _lock_icon(self, text: dict[str, str]) -> View:
+        """LockIconView, above the indication: the padlock, open while the lock is insecure.
+
+        LockIconViewController describes it "Unlocked" (accessibility_unlock_button) when the lock
+        screen can be dismissed without a credential, else "Device locked"; a long press
+        (config_lockIconLongPress) shows the primary bouncer, which an insecure lock skips: it
+        unlocks. A tap does nothing. With accessibility on (as while ``uiautomator`` dumps) the view
+        is clickable; it is reported long-clickable here too, so that an element action may long-press it.
+        """
+        label = text["locked"] if self.keyguard.secure else text["unlocked"]
+        left = (self.metrics.width / self.metrics.scale - 32) / 2 - 32  # (centred in the content's 16 dp padding)
+        icon = ImageView(glyph="", color=CARD, content_desc=label, resource_id=_ID + "lock_icon_view", width=64,
+                         height=64, corner=32, x=left, y=4, clickable=True, long_clickable=True, focusable=True,
+                         on_long_click=self.keyguard.dismiss)  # fmt: skip
+        return FrameLayout([icon], height=72)
 
     def _bouncer(self, text: dict[str, str]) -> View:
         """KeyguardPINView (keyguard_pin_view.xml): the message, the PIN field and the PIN pad."""

@@ -7,10 +7,11 @@ It sees each key and touch before the windows do, as
   None of the three reaches a window.
 * A sleeping phone drops touches. A wake key (MENU, CAMERA) wakes it and goes no further; other
   injected keys still reach the focused window (``isInjected && !isWakeKey``).
-* On the keyguard, MENU (KeyguardViewController's menu key) and a swipe up unlock an insecure lock
-  and bring up the PIN bouncer of a secure one; everything else stops at the lock screen (HOME does
-  not go home). On the bouncer, digits, DEL and ENTER reach its PIN field, taps reach its PIN pad,
-  and BACK or a swipe down go back to the lock screen.
+* On the keyguard, MENU (KeyguardViewController's menu key), a swipe up and a long press on the lock
+  icon unlock an insecure lock and bring up the PIN bouncer of a secure one; taps reach the lock
+  screen's views, everything else stops there (HOME does not go home). On the bouncer, digits, DEL
+  and ENTER reach its PIN field, taps reach its PIN pad, and BACK or a swipe down go back to the
+  lock screen.
 * With the shade down, BACK closes it, HOME closes it and goes home, a swipe up closes it, a swipe
   down pulls the notifications down to the full Quick Settings; taps and sideways swipes reach the
   shade's views (tiles, notifications). A swipe down from the status bar pulls it down.
@@ -111,7 +112,7 @@ class WindowPolicy:
                 return abs(travel) >= SWIPE_SHARE  # taps reach the PIN pad
             if travel <= -SWIPE_SHARE:
                 self.keyguard.dismiss()
-            return True
+            return abs(travel) >= SWIPE_SHARE or abs(x2 - x1) >= SWIPE_SHARE * self.metrics.width  # taps reach it
         if self.status_bar.expanded:
             if travel <= -SWIPE_SHARE:
                 self.status_bar.collapse()

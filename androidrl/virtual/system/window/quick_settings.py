@@ -30,7 +30,7 @@ WORDS: dict[str, dict[str, str]] = {
         "location": "Location", "on": "On", "off": "Off", "clear_all": "Clear all", "manage": "Manage",
         "no_notifications": "No notifications", "open_settings": "Open settings", "brightness": "Display brightness",
         "swipe_up": "Swipe up to open", "enter_pin": "Enter your PIN", "wrong_pin": "Wrong PIN", "delete": "Delete",
-        "enter": "Enter", "pin_area": "PIN area",
+        "enter": "Enter", "pin_area": "PIN area", "unlocked": "Unlocked", "locked": "Device locked",
     },
     "de": {
         "internet": "Internet", "bt": "Bluetooth", "flashlight": "Taschenlampe", "dnd": "Bitte nicht stören",
@@ -39,6 +39,7 @@ WORDS: dict[str, dict[str, str]] = {
         "manage": "Verwalten", "no_notifications": "Keine Benachrichtigungen", "open_settings": "Einstellungen öffnen",
         "brightness": "Displayhelligkeit", "swipe_up": "Zum Öffnen nach oben wischen", "enter_pin": "PIN eingeben",
         "wrong_pin": "Falsche PIN", "delete": "Löschen", "enter": "Eingabe", "pin_area": "PIN-Bereich",
+        "unlocked": "Entsperrt", "locked": "Gerät gesperrt",
     },
 }  # fmt: skip
 

@@ -246,8 +246,12 @@ class WindowManager:
                 self.ime.hide()  # no text field has focus: the keyboard goes (InputMethodManagerService)
             scale = self._scale(configuration)
             bottom = self.ime.top() if self.ime.shown else self.metrics.app_area[1]  # above the keyboard
-            app = self._app_window(activity, content, now, scale, bottom)
-            ops: list[Op] = list(display_list(app, scale))
+            ops: list[Op] = []
+            beneath = self.activities.beneath(activity) if activity.translucent else None
+            if beneath is not None:  # (a translucent activity: the one behind shows, and takes no input)
+                ops += display_list(self._app_window(beneath, beneath.build(), now, scale, bottom), scale)
+            app = self._app_window(activity, content, now, scale, bottom, opaque=beneath is None)
+            ops += display_list(app, scale)
             hit: list[View] = [app]
             focus_root = app
             for window, tree in built:
@@ -278,7 +282,9 @@ class WindowManager:
         scale = self.metrics.scale
         return Density(scale, configuration.font_scale) if configuration.font_scale != 1.0 else scale
 
-    def _app_window(self, activity: Activity, content: View, now: float, scale: float, bottom: int) -> View:
+    def _app_window(
+        self, activity: Activity, content: View, now: float, scale: float, bottom: int, opaque: bool = True
+    ) -> View:
         """The activity's window: its content (and snackbar) in the decor, down to ``bottom``."""
         width = self.metrics.width
         top = self.metrics.app_area[0]
@@ -293,14 +299,14 @@ class WindowManager:
             view.x, view.width = 8, width / scale - 16
             view.y = (bottom - top) / scale - 8 - view.measure_height(width - round(16 * scale), scale) / scale
             children.append(view)
-        return self._decor(children, scale, bottom)
+        return self._decor(children, scale, bottom, opaque)
 
-    def _decor(self, children: list[View], scale: float, bottom: int) -> View:
-        """A white window over the screen, its ``android:id/content`` frame holding ``children`` down to ``bottom``."""
+    def _decor(self, children: list[View], scale: float, bottom: int, opaque: bool = True) -> View:
+        """A white (translucent: clear) window over the screen, its ``android:id/content`` holding ``children``."""
         width, height = self.metrics.width, self.metrics.height
         top = self.metrics.app_area[0]
         frame = FrameLayout(children, resource_id="android:id/content")
-        window = FrameLayout([frame], background=WHITE)
+        window = FrameLayout([frame], background=WHITE if opaque else None)
         window.bounds = window.visible = (0, 0, width, height)
         frame.layout((0, top, width, bottom), (0, top, width, bottom), scale)
         return window

@@ -159,7 +159,9 @@ def dump_package(phone: PhoneCore, args: list[str]) -> str:
     if app is None:
         return ""
     package = app.package
-    permissions = "".join(f"      {p}: granted=true\n" for p in phone.packages.granted(package))
+    granted = phone.packages.granted(package)  # (the ones it holds by default show while revoked: granted=false)
+    listed = sorted({*granted, *app.default_grants})
+    permissions = "".join(f"      {p}: granted={str(p in granted).lower()}\n" for p in listed)
     return (
         f"Packages:\n  Package [{package}] ({identity(package)}):\n    userId={phone.processes.uid(package)}\n"
         "    versionCode=1 minSdk=29 targetSdk=34\n    versionName=1.0\n"

@@ -1,0 +1,1 @@
+"""PermissionController (``com.android.permissioncontroller``): the runtime-permission dialogs apps ask for."""
