@@ -109,6 +109,8 @@ def test_launch_opens_the_week_view_and_the_menu_switches_views(cal):
 def test_month_swipes_move_by_months_and_today_comes_back(cal):
     cal.shell(MAIN)
     switch_view(cal, "Month")
+    weeks = next(e for e in ui_elements(cal.dump_ui()) if e.resource_id == "android:id/list")
+    assert weeks.scrollable  # (MonthListView scrolls: a swipe can be aimed at it)
     cal.swipe(300, 400, 60, 400)  # to the left: the next month
     assert shown_date(cal) == "July 2026"
     cal.swipe(60, 400, 300, 400)

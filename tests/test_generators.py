@@ -63,7 +63,10 @@ def test_people_have_unique_names_and_phones_and_typable_names_when_asked():
 
 def test_times_read_as_the_clock_app_shows_them_and_keep_apart():
     assert time_value(0, 5)["text"] == "12:05 AM" and time_value(12, 30)["text"] == "12:30 PM"
-    assert time_value(13, 45) == {"hour": 13, "minute": 45, "text": "1:45 PM", "text24": "13:45"}
+    assert time_value(13, 45) == {
+        "hour": 13, "minute": 45, "text": "1:45 PM", "text24": "13:45", "hour12": 1, "mm": "45", "ampm": "PM"
+    }  # fmt: skip
+    assert (time_value(0, 5)["hour12"], time_value(0, 5)["mm"], time_value(0, 5)["ampm"]) == (12, "05", "AM")
     for seed in range(20):
         values = draw(
             {
@@ -89,12 +92,16 @@ def test_dates_count_from_the_phones_today():
     midnight = dt.datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=now.tzinfo)
     assert values["d"]["millis"] == int(midnight.timestamp()) * 1000
     monday = draw({"d": {"date": {"within_days": [0, 0]}}})["d"]
-    assert monday["text"] == "Mon, Jun 15" and monday["weekday"] == "Monday"
+    assert monday["text"] == "Mon, Jun 15" and monday["weekday"] == "Monday" and monday["month_name"] == "June"
     for seed in range(20):
         day = draw({"d": {"date": {"within_days": [0, 13], "weekdays_only": True}}}, seed)["d"]
         assert dt.date.fromisoformat(day["iso"]).weekday() < 5
     with pytest.raises(TaskError, match="no weekday within"):
         draw({"d": {"date": {"within_days": [5, 6], "weekdays_only": True}}})  # the weekend after NOW
+    early = [draw({"d": {"date": {"within_days": [0, 60], "days_of_month": [1, 5]}}}, seed)["d"] for seed in range(20)]
+    assert all(1 <= d["day"] <= 5 for d in early) and len({d["month"] for d in early}) == 2
+    with pytest.raises(TaskError, match=r"no day within \[0, 3\] days of 2026-06-15 on days 1 to 5 of a month"):
+        draw({"d": {"date": {"within_days": [0, 3], "days_of_month": [1, 5]}}})
 
 
 def test_hash_and_explicit_splits_keep_train_and_test_values_apart():
@@ -153,6 +160,22 @@ def test_record_lists_hold_their_target_among_distinct_distractors():
         assert f"/sdcard/Documents/{values['file']}" in paths and len(set(paths)) == 3
 
 
+def test_a_days_events_all_fall_on_that_day():
+    for seed in range(10):
+        values = draw(
+            {
+                "day": {"date": {"within_days": [1, 7]}},
+                "n": {"randint": [2, 4]},
+                "agenda": {"events": {"count": "{n}", "on_day": "day"}},
+                "others": {"events": {"count": 3, "within_days": [1, 7], "distinct_from": "day"}},
+            },
+            seed,
+        )
+        start, end = values["day"]["millis"], values["day"]["millis"] + 86_400_000
+        assert len(values["agenda"]) == values["n"] and all(start <= e["dtstart"] < end for e in values["agenda"])
+        assert not any(start <= e["dtstart"] < end for e in values["others"])
+
+
 def test_people_include_a_person_who_sends_each_message_with_a_given_body_or_gets_sent_ones():
     values = draw(
         {
@@ -207,3 +230,34 @@ def test_generator_arguments_are_checked_with_their_key_paths():
         assert any(line.startswith(message) for line in str(info.value).splitlines()), (message, str(info.value))
     with pytest.raises(TaskError, match="sample of 3 from 'ps': the list has 2"):
         draw({"ps": {"people": {"count": 2}}, "s": {"sample": {"from": "ps", "k": 3}}})
+
+
+def test_an_included_event_has_the_given_title_and_start_and_the_others_other_titles():
+    for seed in range(10):
+        values = draw(
+            {
+                "name": {"word": {"pool": "event_titles"}},
+                "start": {"time": {"hours": [9, 17], "minutes": [0, 30]}},
+                "alarm": {"time": {"from": "start", "plus": -30}},
+                "day": {"date": {"within_days": [1, 7]}},
+                "events": {"events": {"count": 6, "include": "day", "title": "{name}", "at": "start"}},
+            },
+            seed,
+        )
+        start, alarm = values["start"], values["alarm"]
+        assert (alarm["hour"] * 60 + alarm["minute"]) == (start["hour"] * 60 + start["minute"] - 30) % 1440
+        titles = [e["title"] for e in values["events"]]
+        assert titles.count(values["name"]) == 1 and len(set(titles)) == 6
+        (target,) = [e for e in values["events"] if e["title"] == values["name"]]
+        minutes = start["hour"] * 60 + start["minute"]
+        assert target["dtstart"] == values["day"]["millis"] + minutes * 60_000
+    for seed in range(10):
+        values = draw({"name": {"word": {"pool": "event_titles"}},
+                       "others": {"events": {"count": 20, "distinct_from": "name"}}}, seed)  # fmt: skip
+        assert values["name"] not in {e["title"] for e in values["others"]}
+    late = draw({"t": {"time": {"hours": [23, 23], "minutes": [45]}}, "next": {"time": {"from": "t", "plus": 30}}})
+    assert late["next"]["text24"] == "00:15"
+    with pytest.raises(TaskError, match="time from 'd': d is .* not a time"):
+        draw({"d": {"date": {}}, "t": {"time": {"from": "d"}}})
+    with pytest.raises(TaskError, match="events at 'd': d is .* not a time"):
+        draw({"d": {"date": {}}, "e": {"events": {"count": 2, "include": "d", "at": "d"}}})

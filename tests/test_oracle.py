@@ -87,6 +87,9 @@ def test_repeat_wait_and_if_steps():
     env.reset(seed=0)
     succeeded, steps, _ = play_oracle(env, solver_for("suite"))
     assert succeeded and 2 <= steps <= 6
+    env = elements(spec_task([{"wait": {"steps": 2}}, *oracle[2:]]))  # a pause: two steps of nothing
+    env.reset(seed=0)
+    assert play_oracle(env, solver_for("suite"))[:2] == (True, steps + 2)
 
 
 def test_a_pause_lets_a_flung_list_come_to_rest_before_a_tap():

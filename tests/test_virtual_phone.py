@@ -97,6 +97,9 @@ def test_notes_survive_force_stop_and_go_with_pm_clear(device, phone):
     assert 'text="keep me" resource-id="com.androidrl.notes:id/note_item"' in device.dump_ui()
     device.shell("pm clear com.androidrl.notes; am start -n com.androidrl.notes/.MainActivity")
     assert "note_item" not in device.dump_ui()
+    assert device.shell("content query --uri content://com.androidrl.notes/notes") == "No result found.\n"
+    device.shell("content insert --uri content://com.androidrl.notes/notes --bind body:s:seeded")
+    assert 'text="seeded" resource-id="com.androidrl.notes:id/note_item"' in device.dump_ui()  # shown at once
 
 
 def test_delete_key_and_unfocused_text(device):
@@ -296,3 +299,16 @@ def test_changed_region_follows_the_frames(phone):
     assert left <= changed[:, 1].min() and changed[:, 1].max() < right
     assert phone.changed_region(second, second) == (0, 0, 0, 0)
     assert phone.changed_region(second, first) is None  # not a later frame: unknown
+
+
+def test_a_line_at_fractional_points_crossing_a_layers_edge_is_clipped_to_it():
+    """A clock hand's points are fractions: where it leaves a scrolling layer, the part inside is drawn."""
+    from androidrl.virtual.ui.render import _draw_ops
+
+    image = Image.new("RGB", (120, 120), (255, 255, 255))
+    hand = ("line", (40, 40, 160, 90), [(50.5, 50.25), (150.7, 80.3)], (255, 0, 0), 3)
+    _draw_ops(image, [("layer", (0, 0, 100, 100), (hand,))])
+    assert image.getpixel((60, 53)) == (255, 0, 0)  # on the hand, inside the layer
+    assert image.getpixel((110, 68)) == (255, 255, 255)  # on its way, outside the layer: clipped
+    _draw_ops(image, [hand])
+    assert image.getpixel((110, 68)) == (255, 0, 0)  # (drawn there without the layer)

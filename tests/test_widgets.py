@@ -242,6 +242,8 @@ def test_date_picker_months_days_and_years(gallery):
     assert attribute(xml, "text", resource_id="android:id/date_picker_header_year") == "2026"
     assert attribute(xml, "checked", content_desc="15 June 2026") == "true"
     assert attribute(xml, "text", content_desc="15 June 2026") == "15"
+    assert attribute(xml, "clickable", content_desc="15 June 2026") == "true"  # (MonthViewTouchHelper's)
+    assert 'text="S" ' not in xml and 'text="M" ' not in xml  # the day initials are drawn, not nodes
     tap_node(gallery, content_desc="Next month")
     tap_node(gallery, content_desc="04 July 2026")
     assert attribute(gallery.dump_ui(), "text", resource_id="android:id/date_picker_header_date") == "Sat, Jul 4"

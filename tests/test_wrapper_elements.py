@@ -67,6 +67,20 @@ def test_masks_follow_the_elements_and_empty_slots_do_nothing():
     assert env.unwrapped.device.phone.foreground()[0] == "com.android.launcher3"
 
 
+def test_a_clock_faces_numbers_take_taps_though_the_dump_calls_them_not_clickable():
+    env = make()
+    env.reset(seed=0)
+    env.unwrapped.device.shell("am start -n com.android.deskclock/.DeskClock")
+    env.step(env.key_index("wait"))
+    env.step(env.index(slot(env, "Add alarm"), "tap"))  # the time picker, on its clock face
+    seven = slot(env, "7")
+    assert env.elements[seven].class_name == "android.widget.RadialTimePickerView$RadialPickerTouchHelper"
+    assert not env.elements[seven].flag("clickable") and env.action_masks()[env.index(seven, "tap")]
+    env.step(env.index(seven, "tap"))  # the hour: the face moves on to the minutes
+    assert next(e for e in env.elements if e.resource_id == "android:id/hours").text == "7"
+    assert env.action_masks()[env.index(slot(env, "55"), "tap")]
+
+
 def test_the_typing_action_enters_a_field_value_into_the_focused_field():
     env = make(make_family_task("notes-word", "hard"))
     obs, info = env.reset(seed=3)

@@ -15,9 +15,10 @@ Kinds (each a small, general library; a family that needs more gets a new genera
   (``pool: common | labels | event_titles``); ``filename: {ext, words}``; ``code: {digits}``.
 * ``person``/``people: {count, include}`` -> ``{first, last, name, phone, email}`` from fixed name
   pools, phones unique in the ``+1 555-01xx`` range; ``ascii: true`` for names that must be typed.
-* ``time``/``times: {count}`` -> ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``.
-* ``date: {within_days: [lo, hi], weekdays_only}`` -> ``{year, month, day, weekday, text
-  ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
+* ``time``/``times: {count}`` -> ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``, and the
+  parts a 12-hour picker takes: ``hour12`` (7), ``mm`` ("05"), ``ampm`` ("AM").
+* ``date: {within_days: [lo, hi], weekdays_only, days_of_month}`` -> ``{year, month, day, weekday, month_name,
+  text ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
 * ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
 * ``note: {title_words, words}`` -> ``{title, body}`` (a capitalised title, a sentence for a body).
 * Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
@@ -140,20 +141,27 @@ Hour = Annotated[int, Field(ge=0, le=23)]
 Minute = Annotated[int, Field(ge=0, le=59)]
 
 
-class TimeArgs(_Args):
-    """``time``: an hour in ``hours`` (inclusive range) and a minute of ``minutes`` (the choices)."""
+class _TimeRange(_Args):
+    """An hour in ``hours`` (inclusive range) and a minute of ``minutes`` (the choices)."""
 
     hours: tuple[Hour, Hour] = (0, 23)
     minutes: tuple[Minute, ...] = Field(default=tuple(range(0, 60, 5)), min_length=1)
 
     @model_validator(mode="after")
-    def _order(self) -> TimeArgs:
+    def _order(self) -> _TimeRange:
         if self.hours[0] > self.hours[1]:
             raise ValueError(f"hours low > high: {list(self.hours)}")
         return self
 
 
-class TimesArgs(TimeArgs):
+class TimeArgs(_TimeRange):
+    """``time``: a time of the range; or, with ``from``, an earlier time parameter moved ``plus`` minutes."""
+
+    from_: ParamName | None = Field(default=None, alias="from")
+    plus: int = Field(default=0, ge=-1440, le=1440)
+
+
+class TimesArgs(_TimeRange):
     """``times``: ``count`` distinct times."""
 
     count: Count = 3
@@ -163,10 +171,11 @@ Days = Annotated[int, Field(ge=-3650, le=3650)]
 
 
 class DateArgs(_Args):
-    """``date``: a day ``within_days`` (inclusive range) of the phone's today."""
+    """``date``: a day ``within_days`` (inclusive range) of the phone's today (and ``days_of_month``, if given)."""
 
     within_days: tuple[Days, Days] = (1, 30)
     weekdays_only: bool = False
+    days_of_month: tuple[Annotated[int, Field(ge=1, le=31)], Annotated[int, Field(ge=1, le=31)]] = (1, 31)
 
     @model_validator(mode="after")
     def _order(self) -> DateArgs:
@@ -206,6 +215,12 @@ class EventsArgs(DateArgs):
 
     count: Count = 3
     include: ParamName | None = None  # a date parameter: one event that day
+    on_day: ParamName | None = None  # a date parameter: every event that day (a day's agenda)
+    # The included event's title and start (a time parameter); without ``include``, every event's.
+    # Other titles are drawn from the pool, each once while it lasts, never the given one (nor the
+    # value of a text parameter in ``distinct_from``).
+    title: str | None = Field(default=None, min_length=1, max_length=200)
+    at: ParamName | None = None
     hours: tuple[Hour, Hour] = (8, 18)
     calendar_id: int = Field(default=1, ge=1)
 
@@ -337,17 +352,30 @@ def _one_note(args: NoteArgs, draw: Draw) -> dict[str, str]:
 
 
 def time_value(hour: int, minute: int) -> dict[str, Any]:
-    """A time as the generators give it: ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``."""
-    twelve = hour % 12 or 12
+    """A time as the generators give it: ``{hour, minute, text ("7:30 AM"), text24 ("07:30")}``.
+
+    Also the parts a 12-hour time picker takes one by one: ``hour12`` (7), ``mm`` ("05") and ``ampm``.
+    """
+    twelve, half = hour % 12 or 12, "AM" if hour < 12 else "PM"
     return {
         "hour": hour,
         "minute": minute,
-        "text": f"{twelve}:{minute:02d} {'AM' if hour < 12 else 'PM'}",
+        "text": f"{twelve}:{minute:02d} {half}",
         "text24": f"{hour:02d}:{minute:02d}",
+        "hour12": twelve,
+        "mm": f"{minute:02d}",
+        "ampm": half,
     }
 
 
-def _one_time(args: TimeArgs, draw: Draw) -> dict[str, Any]:
+def _one_time(args: TimeArgs | TimesArgs, draw: Draw) -> dict[str, Any]:
+    base = getattr(args, "from_", None)
+    if base is not None:  # a time relative to another: "30 minutes before the event"
+        value = draw.values[base]
+        if not isinstance(value, dict) or not {"hour", "minute"} <= set(value):
+            raise TaskError(f"time from {base!r}: {base} is {value!r}, not a time")
+        minutes = (value["hour"] * 60 + value["minute"] + args.plus) % 1440
+        return time_value(minutes // 60, minutes % 60)
     low, high = args.hours
     return time_value(int(draw.rng.integers(low, high + 1)), draw.pick(args.minutes))
 
@@ -360,6 +388,7 @@ def date_value(day: dt.date, tz: dt.tzinfo) -> dict[str, Any]:
         "month": day.month,
         "day": day.day,
         "weekday": day.strftime("%A"),
+        "month_name": day.strftime("%B"),
         "text": f"{day.strftime('%a')}, {day.strftime('%b')} {day.day}",
         "iso": day.isoformat(),
         "millis": int(midnight.timestamp()) * 1000,
@@ -369,9 +398,19 @@ def date_value(day: dt.date, tz: dt.tzinfo) -> dict[str, Any]:
 def _one_date(args: DateArgs, draw: Draw) -> dict[str, Any]:
     now = draw.now()
     low, high = args.within_days
-    offsets = [d for d in range(low, high + 1) if not args.weekdays_only or (now + dt.timedelta(days=d)).weekday() < 5]
+    first, last = args.days_of_month
+    offsets = [
+        d
+        for d in range(low, high + 1)
+        if (not args.weekdays_only or (now + dt.timedelta(days=d)).weekday() < 5)
+        and first <= (now + dt.timedelta(days=d)).day <= last
+    ]
     if not offsets:
-        raise TaskError(f"no weekday within {list(args.within_days)} days of {now.date().isoformat()}")
+        what = "weekday" if args.weekdays_only else "day"
+        raise TaskError(
+            f"no {what} within {list(args.within_days)} days of {now.date().isoformat()}"
+            + (f" on days {first} to {last} of a month" if (first, last) != (1, 31) else "")
+        )
     return date_value(now.date() + dt.timedelta(days=draw.pick(offsets)), now.tzinfo or dt.timezone.utc)
 
 
@@ -448,17 +487,34 @@ def contact_row(person: dict[str, str]) -> dict[str, Any]:
     return {"account_name": None, "account_type": None, CHILDREN: [{"uri": CONTACTS_DATA, "rows": data}]}
 
 
-def _event_row(date: dict[str, Any], args: EventsArgs, draw: Draw) -> dict[str, Any]:
+def _event_rows(days: list[dict[str, Any]], target: int | None, args: EventsArgs, draw: Draw) -> list[dict]:
+    """One event per day; the ``target``-th (every one when None) with the given title and start, if any."""
     low, high = args.hours
-    start = date["millis"] + (int(draw.rng.integers(low, high + 1)) * 60 + draw.pick((0, 30))) * 60_000
-    return {
-        "calendar_id": args.calendar_id,
-        "title": draw.pick(pools.EVENT_TITLES),
-        "dtstart": start,
-        "dtend": start + draw.pick((30, 60, 90)) * 60_000,
-        "eventTimezone": "UTC",
-        "allDay": 0,
-    }
+    given = [i for i in range(len(days)) if target is None or i == target]
+    at = draw.values[args.at] if args.at is not None else None
+    if at is not None and not (isinstance(at, dict) and {"hour", "minute"} <= set(at)):
+        raise TaskError(f"events at {args.at!r}: {args.at} is {at!r}, not a time")
+    taken = {args.title} | {v for r in _refs(args.distinct_from) if isinstance(v := draw.values[r], str)}
+    left = [t for t in pools.EVENT_TITLES if t not in taken]  # (distinct_from a text: no event has it as title)
+    rows = []
+    for i, date in enumerate(days):
+        minutes = int(draw.rng.integers(low, high + 1)) * 60 + draw.pick((0, 30))
+        if at is not None and i in given:
+            minutes = at["hour"] * 60 + at["minute"]
+        if args.title is not None and i in given:
+            title = args.title
+        else:
+            title = left.pop(draw.index(len(left))) if left else draw.pick(pools.EVENT_TITLES)
+        start = date["millis"] + minutes * 60_000
+        rows.append({
+            "calendar_id": args.calendar_id,
+            "title": title,
+            "dtstart": start,
+            "dtend": start + draw.pick((30, 60, 90)) * 60_000,
+            "eventTimezone": "UTC",
+            "allDay": 0,
+        })  # fmt: skip
+    return rows
 
 
 def _when(args: _LogArgs, draw: Draw) -> int:
@@ -532,11 +588,13 @@ class Kind:
     listed: bool = False
     row: Callable[[Any, Any, Draw], Any] | None = None
     repeats: bool = False  # (listed) elements may repeat: a sender writes several messages
+    #: (listed) the rows made together, from the elements and the included one's index (events: titles apart).
+    rows: Callable[[list[Any], int | None, Any, Draw], list[Any]] | None = None
 
 
 _PERSON = frozenset({"first", "last", "name", "phone", "email"})
-_TIME = frozenset({"hour", "minute", "text", "text24"})
-_DATE = frozenset({"year", "month", "day", "weekday", "text", "iso", "millis"})
+_TIME = frozenset({"hour", "minute", "text", "text24", "hour12", "mm", "ampm"})
+_DATE = frozenset({"year", "month", "day", "weekday", "month_name", "text", "iso", "millis"})
 
 KINDS: dict[str, Kind] = {
     "number": Kind(NumberArgs, _one_number),
@@ -555,7 +613,7 @@ KINDS: dict[str, Kind] = {
     "shuffle": Kind(FromArgs, _one_shuffle, fields=None),
     "alarms": Kind(AlarmsArgs, _one_time, listed=True, row=_alarm_row, fields=None),
     "contacts": Kind(ContactsArgs, _one_person, None, listed=True, row=lambda person, args, draw: contact_row(person)),
-    "events": Kind(EventsArgs, _one_date, listed=True, row=_event_row, fields=None),
+    "events": Kind(EventsArgs, _one_date, listed=True, rows=_event_rows, fields=None),
     "messages": Kind(MessagesArgs, _sender, None, listed=True, row=_message_row, repeats=True),
     "calls": Kind(CallsArgs, _sender, None, listed=True, row=_call_row, repeats=True),
     "files": Kind(FilesArgs, _one_filename, listed=True, row=_file_row, fields=None),
@@ -635,7 +693,7 @@ class Param(Model):
         args = self.args
         refs = args.distinct_from if isinstance(args.distinct_from, tuple) else (args.distinct_from,)
         names = [r for r in refs if r]
-        names += [v for k in ("include", "from_") if isinstance(v := getattr(args, k, None), str)]
+        names += [v for k in ("include", "from_", "on_day", "at") if isinstance(v := getattr(args, k, None), str)]
         names += [p.name for _, text in placeholders.strings(args.model_dump()) for p in placeholders.find(text)]
         return list(dict.fromkeys(names))
 
@@ -692,10 +750,13 @@ def _draw_once(name: str, param: Param, draw: Draw) -> Any:
     include = getattr(args, "include", None)
     if param.kind == "words":
         return " ".join(_distinct_list(name, kind, args, draw, avoid, args.count))
+    at = None  # where the included element is
     if getattr(args, "from_", None) is not None and not kind.repeats:  # the rows of exactly these values
         elements = _list_param(draw, args.from_, param.kind)
     elif getattr(args, "each", None) is not None:  # each of these persons, ``each`` times
         elements = [p for p in _list_param(draw, args.from_, param.kind) for _ in range(args.each)]
+    elif getattr(args, "on_day", None) is not None:  # every row on that one value (a day's events)
+        elements = [draw.values[args.on_day]] * args.count
     elif include is not None:
         target = draw.values[include]
         avoid |= _keys(target)
@@ -703,6 +764,8 @@ def _draw_once(name: str, param: Param, draw: Draw) -> Any:
         elements = [*others[: (at := draw.index(len(others) + 1))], target, *others[at:]]
     else:
         elements = _distinct_list(name, kind, args, draw, avoid, args.count)
+    if kind.rows:
+        return kind.rows(elements, at, args, draw)
     return [kind.row(e, args, draw) for e in elements] if kind.row else elements
 
 

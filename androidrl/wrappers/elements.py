@@ -306,10 +306,11 @@ class ElementAction(gym.Wrapper):
     text`` of the episode's i-th field value), then back, home, enter and wait (as enabled).
 
     :meth:`action_masks` allows a slot's kinds that fit its element (a tap on what is clickable,
-    checkable or editable; a long press on what is long-clickable; scrolls on what scrolls; slider
-    positions on a SeekBar), the typing actions of existing fields while a text field has focus,
-    and the keys. A masked action still acts (an agent may tap a text); an empty slot or a missing
-    field does nothing and says so in ``info["action_error"]``.
+    checkable or editable, or on a touch helper's virtual view such as a clock face's number; a long
+    press on what is long-clickable; scrolls on what scrolls; slider positions on a SeekBar), the
+    typing actions of existing fields while a text field has focus, and the keys. A masked action
+    still acts (an agent may tap a text); an empty slot or a missing field does nothing and says so
+    in ``info["action_error"]``.
 
     Raises:
         TypeError: It does not wrap an AndroidEnv.
@@ -425,9 +426,15 @@ class ElementAction(gym.Wrapper):
         return obs, reward, terminated, truncated, info
 
 
+#: The class an ExploreByTouchHelper's virtual views end with when their helper names them (a clock face's
+#: numbers: ``RadialTimePickerView$RadialPickerTouchHelper``). They offer ACTION_CLICK, which a dump does not show.
+TOUCH_HELPER = "TouchHelper"
+
+
 def _fits(element: Element, kind: str) -> bool:
     if kind == "tap":
-        return element.flag("clickable") or element.flag("checkable") or element.flag("editable")
+        flags = element.flag("clickable") or element.flag("checkable") or element.flag("editable")
+        return flags or element.class_name.endswith(TOUCH_HELPER)
     if kind == "long_press":
         return element.flag("long_clickable")
     if kind.startswith("scroll_"):

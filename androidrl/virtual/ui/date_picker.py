@@ -3,7 +3,8 @@
 :class:`DatePickerDialog` is ``date_picker_material.xml`` (frameworks/base core/res/res/layout):
 the header (``date_picker_header_year``, ``date_picker_header_date``), ``prev``/``next`` and
 the month's days as ``SimpleMonthView``'s touch helper reports them (text the day,
-content-desc ``dd MMMM yyyy``, the chosen day checked); a tap on the year shows the years.
+content-desc ``dd MMMM yyyy``, clickable, the chosen day checked; the month's name and the day
+initials are drawn, not nodes); a tap on the year shows the years.
 """
 
 from __future__ import annotations
@@ -44,6 +45,23 @@ class _Caption(View):
 
     def paint(self, scale: float) -> list[tuple]:
         return [("text", self.bounds, self.caption, round(self.text_px(scale)), TEXT, True, "center")]
+
+
+class _WeekdayInitials(View):
+    """The week's day initials over the days, drawn by SimpleMonthView itself (``drawDaysOfWeek``: no nodes)."""
+
+    def __init__(self, letters: list[str], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.letters = letters
+
+    def paint(self, scale: float) -> list[tuple]:
+        left, top, right, bottom = self.bounds
+        size = round(12 * scale * getattr(scale, "font", 1.0))
+        ops = []
+        for i, letter in enumerate(self.letters):
+            box = (left + (right - left) * i // 7, top, left + (right - left) * (i + 1) // 7, bottom)
+            ops.append(("text", box, letter, size, TEXT_SECONDARY, False, "center"))
+        return ops
 
 
 class DatePickerDialog(Window):
@@ -146,29 +164,19 @@ class DatePickerDialog(Window):
         )
         first = FIRST_WEEKDAY.get(current().language, 0)
         names = localized(WEEKDAYS)
-        heads = [
-            TextView(
-                names[(first + i) % 7][0],
-                gravity="center",
-                text_color=TEXT_SECONDARY,
-                text_size=12,
-                weight=1,
-                width=0,
-                height=28,
-            )
-            for i in range(7)
-        ]
-        weeks: list[View] = [LinearLayout(heads, vertical=False, height=28)]
+        heads = [names[(first + i) % 7][0] for i in range(7)]
+        weeks: list[View] = [_WeekdayInitials(heads, height=28)]
         cells: list[View] = []
         offset = (dt.date(year, month, 1).weekday() - first) % 7
         cells += [View(weight=1, width=0, height=40) for _ in range(offset)]
         for day in range(1, calendar.monthrange(year, month)[1] + 1):
             chosen = (year, month, day) == (self.year, self.month, self.day)
             cells.append(
-                TextView(
+                TextView(  # (MonthViewTouchHelper's virtual view of the day: clickable, checked when chosen)
                     str(day),
                     cls="android.view.View",
                     content_desc=f"{day:02d} {localized(MONTHS)[month - 1]} {year}",
+                    clickable=True,
                     checked=chosen,
                     gravity="center",
                     text_color=WHITE if chosen else TEXT,

@@ -12,6 +12,7 @@ import functools
 import unicodedata
 import weakref
 from collections import Counter, deque
+from math import ceil, floor
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -450,7 +451,8 @@ def _ink(op: Op) -> Box | None:
         return x + dx, y, x + dx + mask.width, y + mask.height
     if kind == "line":
         xs, ys, width = [x for x, _ in op[2]], [y for _, y in op[2]], op[4]
-        return min(xs) - width, min(ys) - width, max(xs) + width + 1, max(ys) + width + 1
+        # (whole pixels: a clock hand's points are fractions, and a crop or paste takes integers)
+        return floor(min(xs)) - width, floor(min(ys)) - width, ceil(max(xs)) + width + 1, ceil(max(ys)) + width + 1
     if kind == "image":
         return box[0], box[1], box[0] + op[3][0], box[1] + op[3][1]
     return box

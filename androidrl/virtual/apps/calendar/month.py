@@ -174,6 +174,7 @@ def month_view(
         vertical=True,
         cls="android.widget.ListView",
         resource_id="android:id/list",
+        scrollable=True,  # (MonthListView: a ListView of weeks without end, which a dump reports scrollable)
         background=DIVIDER,
         weight=1,
         height=0,
