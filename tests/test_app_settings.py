@@ -178,6 +178,28 @@ def test_battery_saver_and_location_switches(device):
     assert "Off" in texts(device)  # the main list's Location summary
 
 
+def test_cmd_notification_set_dnd_sets_the_zen_mode_of_its_interruption_filter(device):
+    for mode, zen in (("on", "2"), ("priority", "1"), ("alarms", "3"), ("off", "0"), ("none", "2"), ("all", "0")):
+        assert sh(device, f"cmd notification set_dnd {mode}") == ""
+        assert sh(device, "settings get global zen_mode") == zen
+    assert sh(device, "cmd notification set_dnd loud") == "Error occurred. Check logcat for details. Invalid filter: 0"
+    assert sh(device, "settings get global zen_mode") == "0"
+
+
+def test_cmd_location_switches_location_as_location_shell_command_does(device):
+    assert sh(device, "cmd location is-location-enabled") == "true"
+    assert sh(device, "cmd location set-location-enabled false") == ""
+    assert sh(device, "settings get secure location_mode") == "0"
+    assert sh(device, "cmd location is-location-enabled --user 0") == "false"
+    device.shell("cmd location set-location-enabled --user 0 TRUE")
+    assert sh(device, "settings get secure location_mode") == "3"
+    bad = device.execute("cmd location set-location-enabled --uid 0 false")
+    assert bad.exit_code == 255 and 'Expected "--user" option, but got "--uid"' in bad.stderr.decode()
+    bad = device.execute("cmd location set-location-enabled")
+    assert bad.exit_code == 255 and 'Argument expected after "set-location-enabled"' in bad.stderr.decode()
+    assert sh(device, "settings get secure location_mode") == "3"  # (nothing changed)
+
+
 # ---------------------------------------------------------------------------- Apps
 
 

@@ -166,6 +166,24 @@ def test_long_press_slide_and_typing_map_onto_the_wrappers():
     assert np.allclose(action[:2], [2 * x / 359 - 1, 2 * y / 799 - 1]) and action[2] > action[3]
 
 
+def test_a_slide_takes_its_fraction_from_a_parameter():
+    level = {"choice": [{"name": "low", "fraction": 0.2, "index": 3}, {"name": "high", "fraction": 0.8, "index": 12}]}
+    task = spec_task(
+        [{"slide": {"on": {"content_desc": "Media volume"}, "fraction": "{level.fraction}"}}],
+        success={"setting": {"namespace": "system", "key": "volume_music_speaker", "equals": "{level.index}"}},
+        params={"level": level},
+        reset=[{"launch": {"action": "android.settings.SOUND_SETTINGS"}}],
+    )
+    env = elements(task)
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        assert play_oracle(env, solver_for("suite"))[:2] == (True, 1), info
+    with pytest.raises(
+        TaskError, match=r"oracle\[0\]\.slide\.fraction\.constrained-float: Input should be a valid number"
+    ):
+        spec_task([{"slide": {"on": {"content_desc": "Media volume"}, "fraction": "most"}}])
+
+
 def _target(env, text):
     element = next(e for e in env.elements if e.text == text)
     return Target(element.bounds, element.text, element.class_name)

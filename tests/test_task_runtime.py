@@ -42,6 +42,9 @@ def test_state_conditions_read_providers_settings_files_and_dumps():
     assert holds({"setting": {"namespace": "global", "key": "androidrl_level", "in": ["4", "5"]}}, dev)
     assert not holds({"setting": {"namespace": "global", "key": "androidrl_level", "matches": "^[0-4]$"}}, dev)
     assert holds({"setting": {"namespace": "global", "key": "androidrl_unset", "equals": "null"}}, dev)
+    assert holds({"setting": {"namespace": "global", "key": "androidrl_level", "between": [4.5, 5]}}, dev)
+    assert not holds({"setting": {"namespace": "global", "key": "androidrl_level", "between": [6, 9]}}, dev)
+    assert not holds({"setting": {"namespace": "global", "key": "androidrl_unset", "between": [0, 9]}}, dev)
     query = {"uri": "content://settings/global", "where": "name='androidrl_level'"}
     assert holds({"content": {**query, "rows": [{"name": "androidrl_level", "value": 5}]}}, dev)
     assert holds({"content": {**query, "count": 1}}, dev) and holds({"content": query}, dev)

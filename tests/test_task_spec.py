@@ -51,6 +51,22 @@ GOOD = {"name": "t", "success": {"shell": "settings get global wifi_on", "equals
             "reward.subgoals[0].when: a shell condition needs exactly one",
         ),
         ({"name": "has space"}, "name: String should match pattern"),
+        (
+            {"success": {"setting": {"namespace": "system", "key": "no spaces", "equals": "1"}}},
+            "success.setting.key: String should match pattern",
+        ),
+        (
+            {"success": {"setting": {"namespace": "system", "key": "k", "between": [9, 3]}}},
+            "success.setting: between: low > high: [9.0, 3.0]",
+        ),
+        (
+            {"success": {"setting": {"namespace": "system", "key": "k", "between": ["high", 3]}}},
+            "success.setting.between[0].float: Input should be a valid number",
+        ),
+        (
+            {"success": {"setting": {"namespace": "system", "key": "k", "equals": "1", "between": [1, 2]}}},
+            "success.setting: a setting condition needs exactly one of equals, matches, in, between; got ['equals',",
+        ),
     ],
 )
 def test_schema_errors_name_the_key_path(patch, message):

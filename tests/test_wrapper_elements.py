@@ -31,7 +31,9 @@ def test_slots_line_up_between_the_observation_and_the_action():
     elements = env.elements
     icons = [e.text for e in elements if e.class_name == "android.widget.TextView" and e.flag("long_clickable")]
     assert icons == sorted(icons) and {"Calendar", "Clock", "Messages", "Notes", "Settings"} <= set(icons)
-    assert [e.text for e in elements[: len(icons)]] == icons  # the launcher's icons first, in its order
+    workspace = elements[0]  # the launcher's workspace (a PagedView: it scrolls), then its icons in order
+    assert workspace.resource_id == "com.android.launcher3:id/workspace" and workspace.flag("scrollable")
+    assert [e.text for e in elements[1 : len(icons) + 1]] == icons
     assert obs["element_mask"].sum() == len(elements) and not obs["element_mask"][len(elements) :].any()
     tokens = HashTokenizer(1024, 6)
     for k, element in enumerate(elements):
@@ -108,6 +110,24 @@ def test_scrolls_move_the_list_and_slider_taps_land_on_the_track():
     assert slider_point((10, 100, 210, 140), 0.0) == (30, 120)  # the track is inset by half the height
     assert slider_point((10, 100, 210, 140), 0.5) == (110, 120)
     assert slider_point((10, 100, 210, 140), 1.0) == (189, 120)
+
+
+def test_a_notification_row_takes_sideways_swipes_that_dismiss_it():
+    env = make()
+    env.reset(seed=0)
+    device = env.unwrapped.device
+    for tag in ("first", "second"):
+        device.shell(f"cmd notification post -t {tag.title()} {tag} 'a text'")
+    device.shell("cmd statusbar expand-notifications")
+    env.step(env.key_index("wait"))
+    rows = [k for k, e in enumerate(env.elements) if e.resource_id.endswith(":id/expandableNotificationRow")]
+    mask = env.action_masks()
+    assert len(rows) == 2
+    assert all(mask[env.index(k, "scroll_left")] and mask[env.index(k, "scroll_right")] for k in rows)
+    assert not any(mask[env.index(k, "scroll_down")] for k in rows)  # (up and down: what scrolls only)
+    second = next(k for k in rows if env.elements[k].text.startswith("Shell Second"))
+    env.step(env.index(second, "scroll_right"))  # the finger goes left: the row is swiped away
+    assert device.shell("cmd notification list").split() == ["0|com.android.shell|2020|first|2000"]
 
 
 def test_an_image_observation_is_kept_beside_the_elements():

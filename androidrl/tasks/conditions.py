@@ -231,6 +231,12 @@ def _setting_holds(condition: SettingCondition, snapshot: Snapshot) -> bool:
         return value == query.equals
     if query.matches is not None:
         return re.search(query.matches, value) is not None
+    if query.between is not None:
+        try:
+            number = float(value)
+        except ValueError:
+            return False
+        return float(query.between[0]) <= number <= float(query.between[1])
     return value in query.in_
 
 

@@ -52,10 +52,13 @@ class Swipe(Model):
 
 
 class Slide(Model):
-    """Set a slider (a SeekBar) to a ``fraction`` of its range, by a tap on its track."""
+    """Set a slider (a SeekBar) to a ``fraction`` of its range, by a tap on its track.
+
+    The fraction may be a placeholder a number parameter fills (``"{level.fraction}"``).
+    """
 
     on: Selector
-    fraction: float = Field(ge=0, le=1)
+    fraction: Annotated[float, Field(ge=0, le=1)] | Annotated[str, Field(pattern=r"^\{[^{}]+\}$")]
 
 
 class OracleWait(Model):

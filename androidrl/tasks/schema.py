@@ -22,6 +22,8 @@ from androidrl.validation import NestedErrors, StrictScalars, error_items, join_
 
 #: A column or settings key name, as providers and ``settings`` take them.
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_.]*$"
+#: A key name, or a placeholder a parameter fills with one (``"{stream.key}"``).
+IDENTIFIER_OR_PLACEHOLDER = r"^(?:[A-Za-z_][A-Za-z0-9_.]*|\{[^{}]+\})$"
 #: Android's ``settings`` namespaces.
 NAMESPACES = ("system", "secure", "global")
 #: The largest row count a content condition compares with (a provider table of a benchmark is small).
@@ -202,21 +204,33 @@ class ContentCondition(Model):
     content: ContentQuery
 
 
+#: A number, or a placeholder that a number parameter fills (``"{level.low}"``).
+Bound = float | Annotated[str, Field(pattern=r"^\{[^{}]+\}$")]
+
+
 class SettingQuery(Model):
-    """A ``settings get NAMESPACE KEY`` value: equal to, matching, or one of (``null`` when unset)."""
+    """A ``settings get NAMESPACE KEY`` value: equal to, matching, one of (``null`` when unset), or ``between``.
+
+    ``between: [low, high]`` holds for a number in that closed range (a slider's value within a
+    tolerance band); a value that is no number (``null``) is never between.
+    """
 
     namespace: Literal["system", "secure", "global"]
-    key: str = Field(pattern=IDENTIFIER)
+    key: str = Field(pattern=IDENTIFIER_OR_PLACEHOLDER)
     equals: str | None = None
     matches: Regex = None
     in_: tuple[str, ...] | None = Field(default=None, alias="in", min_length=1)
+    between: tuple[Bound, Bound] | None = None
 
     @model_validator(mode="after")
     def _one_test(self) -> SettingQuery:
-        given = (("equals", self.equals), ("matches", self.matches), ("in", self.in_))
+        given = (("equals", self.equals), ("matches", self.matches), ("in", self.in_), ("between", self.between))
         tests = [name for name, value in given if value is not None]
         if len(tests) != 1:
-            raise ValueError(f"a setting condition needs exactly one of equals, matches, in; got {tests}")
+            raise ValueError(f"a setting condition needs exactly one of equals, matches, in, between; got {tests}")
+        low, high = self.between or (0, 0)
+        if isinstance(low, float) and isinstance(high, float) and low > high:
+            raise ValueError(f"between: low > high: {[low, high]}")
         return self
 
 

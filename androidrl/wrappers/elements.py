@@ -53,6 +53,9 @@ _ATTRIBUTES = {flag: flag.replace("_", "-") for flag in FLAGS if flag != "editab
 #: Slider positions of the element action: 0%, 10%, ... 100% of a SeekBar's track.
 SLIDER_STEPS = 11
 SCROLLS = ("up", "down", "left", "right")  # where the revealed content comes from ("down": what is below)
+#: Elements a sideways swipe dismisses, which a dump cannot show: SystemUI's notification rows
+#: (ExpandableNotificationRow offers ACTION_DISMISS; NotificationSwipeHelper takes the swipe).
+SWIPE_DISMISSED = frozenset({"com.android.systemui:id/expandableNotificationRow"})
 
 
 def is_editable(class_name: str) -> bool:
@@ -307,10 +310,10 @@ class ElementAction(gym.Wrapper):
 
     :meth:`action_masks` allows a slot's kinds that fit its element (a tap on what is clickable,
     checkable or editable, or on a touch helper's virtual view such as a clock face's number; a long
-    press on what is long-clickable; scrolls on what scrolls; slider positions on a SeekBar), the
-    typing actions of existing fields while a text field has focus, and the keys. A masked action
-    still acts (an agent may tap a text); an empty slot or a missing field does nothing and says so
-    in ``info["action_error"]``.
+    press on what is long-clickable; scrolls on what scrolls, and sideways ones on a notification
+    row, which a swipe dismisses; slider positions on a SeekBar), the typing actions of existing
+    fields while a text field has focus, and the keys. A masked action still acts (an agent may tap
+    a text); an empty slot or a missing field does nothing and says so in ``info["action_error"]``.
 
     Raises:
         TypeError: It does not wrap an AndroidEnv.
@@ -438,7 +441,8 @@ def _fits(element: Element, kind: str) -> bool:
     if kind == "long_press":
         return element.flag("long_clickable")
     if kind.startswith("scroll_"):
-        return element.flag("scrollable")
+        sideways = kind == "scroll_left" or kind == "scroll_right"
+        return element.flag("scrollable") or (sideways and element.resource_id in SWIPE_DISMISSED)
     return is_slider(element.class_name)
 
 

@@ -54,6 +54,7 @@ def app_context(core: PhoneCore) -> Context:
         uninstall=core.packages.uninstall,
         running=lambda package: core.processes.pid(package) is not None,
         lock_settings=core.lock_settings,
+        expand_notifications=lambda: core.status_bar.expand_notifications(),
         start_activity_for_result=lambda intent, caller, code: core.activities.start_activity(intent, caller, code),
         check_permission=lambda package, permission: permission in core.packages.granted(package),
         set_permission=lambda package, permission, granted: (core.packages.grant if granted else core.packages.revoke)(

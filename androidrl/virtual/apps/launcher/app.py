@@ -2,6 +2,12 @@
 
 A long press on an icon opens Launcher3's popup with its system shortcut "App info", which starts
 Settings' App info for the app (``android.settings.APPLICATION_DETAILS_SETTINGS``, ``package:NAME``).
+
+The workspace is Launcher3's PagedView: its accessibility class is ``android.widget.ScrollView`` and it
+reports itself scrollable, as PagedView.onInitializeAccessibilityNodeInfo does with overscroll allowed
+(``setScrollable(getPageCount() > 0)``); a swipe down on it pulls the notification shade down, as
+quickstep's StatusBarTouchController forwards it to SystemUI (a drag past twice the touch slop, more down
+than sideways).
 """
 
 from __future__ import annotations
@@ -11,12 +17,14 @@ from functools import partial
 from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.intent import ACTION_MAIN, CATEGORY_LAUNCHER, Intent
 from androidrl.virtual.ui.dialogs import ListPopup
-from androidrl.virtual.ui.views import WHITE, AppIcon, FrameLayout, View
+from androidrl.virtual.ui.views import WHITE, AppIcon, Drag, FrameLayout, View
 
 PACKAGE = "com.android.launcher3"
 LAUNCHER = "com.android.launcher3.Launcher"
 COLUMNS = 4
 WALLPAPER = (46, 64, 87)
+#: ViewConfiguration's touch slop (8 dp); StatusBarTouchController waits for twice it.
+TOUCH_SLOP_DP = 8
 
 
 class LauncherActivity(Activity):
@@ -47,7 +55,21 @@ class LauncherActivity(Activity):
                     on_long_click=partial(self.shortcuts, app.package),
                 )
             )
-        return FrameLayout(icons, resource_id="com.android.launcher3:id/workspace", background=WALLPAPER)
+        workspace = FrameLayout(
+            icons,
+            cls="android.widget.ScrollView",
+            resource_id="com.android.launcher3:id/workspace",
+            background=WALLPAPER,
+            scrollable=True,
+        )
+        workspace.drag_axis, workspace.on_drag = "y", self.swipe
+        return workspace
+
+    def swipe(self, drag: Drag) -> None:
+        """StatusBarTouchController: a swipe down past twice the touch slop pulls the notification shade down."""
+        dy, dx = drag.y2 - drag.y1, drag.x2 - drag.x1
+        if dy > 2 * TOUCH_SLOP_DP * drag.scale and dy > abs(dx):
+            self.context.expand_notifications()
 
     def open(self, app: App) -> None:
         """Launch ``app`` as a tap on its icon does."""

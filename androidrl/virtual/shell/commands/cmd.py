@@ -3,7 +3,8 @@
 ``cmd statusbar`` (StatusBarShellCommand) pulls the shade down or closes it; ``cmd
 notification`` (NotificationShellCmd) posts, lists and gets notifications; ``cmd connectivity
 airplane-mode``, ``cmd wifi`` and ``cmd bluetooth_manager`` switch the radios; ``cmd uimode
-night`` sets the dark theme; ``cmd lock_settings`` is ``locksettings``.
+night`` sets the dark theme; ``cmd location`` (LocationShellCommand) turns location on or off;
+``cmd lock_settings`` is ``locksettings``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def _cmd(sh: Shell, argv: list[str], stdin: bytes) -> Result:
         return ok()
     if service == "uimode":
         return _uimode(phone, rest)
+    if service == "location":
+        return _location(phone, rest)
     if service == "lock_settings":
         return lock_settings(sh, rest)
     if service in SERVICES:
@@ -93,7 +96,7 @@ def _statusbar(phone: PhoneCore, rest: list[str]) -> Result:
 
 
 def _notification(phone: PhoneCore, rest: list[str]) -> Result:
-    """NotificationShellCmd: ``post``/``notify``, ``list``, ``get KEY``.
+    """NotificationShellCmd: ``post``/``notify``, ``list``, ``get KEY``, ``set_dnd MODE``.
 
     An exception inside (a missing argument, an unknown style) is caught by its ``onCommand``
     and printed on stdout, exit 0.
@@ -106,6 +109,8 @@ def _notification(phone: PhoneCore, rest: list[str]) -> Result:
             return _post(phone, rest[1:])
         if sub == "list":
             return ok("".join(f"{n.key}\n" for n in phone.notifications.active()))
+        if sub in ("set_dnd", "setdnd"):
+            return _set_dnd(phone, _required(rest[1:], rest[0]))
         if sub == "get":
             found = phone.notifications.get(_required(rest[1:], rest[0]))
             if found is None:
@@ -155,6 +160,20 @@ def _post(phone: PhoneCore, args: list[str]) -> Result:
     return ok(f"posting:\n  {NOTIFICATION_STRING}\n")
 
 
+#: set_dnd's modes -> the zen mode of their interruption filter (NotificationManager.zenModeFromInterruptionFilter):
+#: none/on: NO_INTERRUPTIONS, priority: IMPORTANT_INTERRUPTIONS, alarms: ALARMS, all/off: OFF.
+DND_MODES = {"none": "2", "on": "2", "priority": "1", "alarms": "3", "all": "0", "off": "0"}
+
+
+def _set_dnd(phone: PhoneCore, mode: str) -> Result:
+    """``set_dnd on|none|priority|alarms|all|off``: NotificationManager.setInterruptionFilter (``global zen_mode``)."""
+    zen = DND_MODES.get(mode)
+    if zen is None:  # INTERRUPTION_FILTER_UNKNOWN: setInterruptionFilter refuses it
+        raise JavaException("java.lang.IllegalArgumentException", "Invalid filter: 0", "")
+    phone.settings.put("global", "zen_mode", zen)
+    return ok()
+
+
 def _required(args: list[str], option: str) -> str:
     if not args:
         raise JavaException("java.lang.IllegalArgumentException", f'Argument expected after "{option}"', "")
@@ -178,3 +197,40 @@ def _uimode(phone: PhoneCore, rest: list[str]) -> Result:
     current = phone.settings.get("secure", "ui_night_mode") or "1"
     name = {value: key for key, value in NIGHT_MODES.items()}.get(current, "no")
     return ok(f"Night mode: {name}\n")
+
+
+LOCATION_HELP = (
+    "Location service commands:\n  help or -h\n    Print this help text.\n"
+    "  is-location-enabled [--user <USER_ID>]\n    Gets the master location switch enabled state.\n"
+    "  set-location-enabled [--user <USER_ID>] true|false\n    Sets the master location switch enabled state.\n"
+)
+
+
+def _location(phone: PhoneCore, rest: list[str]) -> Result:
+    """LocationShellCommand: ``is-location-enabled`` and ``set-location-enabled [--user N] true|false``.
+
+    The switch is ``secure location_mode`` (3 on, 0 off), as LocationManagerService.setLocationEnabledForUser
+    writes it; the value is read with ``Boolean.parseBoolean`` (anything but ``true`` is false). A bad
+    argument is the exception ShellCommand.exec prints on stderr, exit 255.
+    """
+    if not rest or rest[0] in ("help", "-h"):
+        return ok(LOCATION_HELP)
+    command, args = rest[0], rest[1:]
+    if command not in ("is-location-enabled", "set-location-enabled"):
+        return f"Unknown command: {command}\n".encode(), b"", 255
+    if args[:1] == ["--user"]:
+        args = args[2:]
+    elif args[:1] and args[0].startswith("-"):
+        return _exception(command, f'Expected "--user" option, but got "{args[0]}" instead')
+    if command == "is-location-enabled":
+        return ok("false\n" if (phone.settings.get("secure", "location_mode") or "0") == "0" else "true\n")
+    if not args:
+        return _exception(command, f'Argument expected after "{rest[-1]}"')
+    phone.settings.put("secure", "location_mode", "3" if args[0].lower() == "true" else "0")
+    return ok()
+
+
+def _exception(command: str, message: str) -> Result:
+    """What ShellCommand.exec prints for an IllegalArgumentException thrown by the command."""
+    error = f"\nException occurred while executing '{command}':\njava.lang.IllegalArgumentException: {message}\n"
+    return b"", error.encode(), 255

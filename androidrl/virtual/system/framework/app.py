@@ -85,6 +85,8 @@ class Context:
         uninstall: ``uninstall(package)`` removes a package (``PackageInstaller.uninstall``).
         running: ``running(package)``: whether its process is alive (``ActivityManager.getRunningAppProcesses``).
         lock_settings: The lock screen's credential (``LockPatternUtils``): none, or a PIN.
+        expand_notifications: Pulls the notification shade down (``StatusBarManager.expandNotificationsPanel``,
+            what Launcher3 does with a swipe down on its workspace).
         start_activity_for_result: ``(intent, caller, request_code)``: starts what the intent names; when it
             finishes, ``caller.on_activity_result`` gets its result (``Activity.startActivityForResult``).
         check_permission: ``(package, permission)``: whether the runtime permission is granted
@@ -124,6 +126,7 @@ class Context:
     uninstall: Callable[[str], None] = lambda package: None
     running: Callable[[str], bool] = lambda package: False
     lock_settings: LockSettings = field(default_factory=LockSettings)
+    expand_notifications: Callable[[], None] = lambda: None
     start_activity_for_result: Callable[[Intent, Activity, int], str] = lambda intent, caller, code: "not-found"
     check_permission: Callable[[str, str], bool] = lambda package, permission: False
     set_permission: Callable[[str, str, bool], None] = lambda package, permission, granted: None

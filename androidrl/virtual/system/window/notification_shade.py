@@ -24,7 +24,17 @@ from androidrl.virtual.system.notifications import Notification, NotificationMan
 from androidrl.virtual.system.settings_provider import SettingsStore
 from androidrl.virtual.system.window.quick_settings import QuickSettings, TileState, words
 from androidrl.virtual.ui.controls import SeekBar, dismissible
-from androidrl.virtual.ui.views import MATCH, WHITE, Drag, FrameLayout, ImageView, LinearLayout, TextView, View
+from androidrl.virtual.ui.views import (
+    MATCH,
+    WHITE,
+    Drag,
+    FrameLayout,
+    ImageView,
+    LinearLayout,
+    ScrollingList,
+    TextView,
+    View,
+)
 
 PACKAGE = "com.android.systemui"
 SCRIM = (32, 33, 36)
@@ -76,6 +86,7 @@ class NotificationShade:
         self.language = language
         self.start_activity = start_activity
         self.app_label = app_label
+        self.stack_scroll = 0  # how far the notifications are scrolled
 
     @property
     def visible(self) -> bool:
@@ -211,8 +222,15 @@ class NotificationShade:
         else:
             rows.append(TextView(text["no_notifications"], resource_id=_ID + "no_notifications", gravity="center",
                                  height=64, text_color=LIGHT_TEXT))  # fmt: skip
-        stack = LinearLayout(rows, resource_id=_ID + "notification_stack_scroller", padding=4)
-        return LinearLayout([date, quick, stack], resource_id=_ID + "qs_frame", padding=8)
+        # NotificationStackScrollLayout fills the panel below the tiles; to accessibility it is a ScrollView,
+        # scrollable while its notifications overflow it (updateScrollability: getScrollRange() > 0).
+        stack = ScrollingList(rows, scroll_y=self.stack_scroll, on_scroll=self._on_stack_scroll,
+                              cls="android.widget.ScrollView", resource_id=_ID + "notification_stack_scroller",
+                              padding=4, weight=1)  # fmt: skip
+        return LinearLayout([date, quick, stack], resource_id=_ID + "qs_frame", padding=8, height=MATCH)
+
+    def _on_stack_scroll(self, offset: int) -> None:
+        self.stack_scroll = offset
 
     def _grid(self, tiles: list[TileState]) -> list[View]:
         """The tiles two to a row (QSTileViewImpl: a Switch to accessibility, its label and state under it).
