@@ -142,6 +142,7 @@ def test_open_the_kth_photo_swipe_to_the_next_and_back(device, phone):
     assert [n.content_desc for n in grid] == names  # newest first
     device.tap(*center(grid[2].bounds))
     assert shown_photo(device) == names[2]
+    assert nodes(device, resource_id=GAL + "photo_view")[0].scrollable  # (it pages through the album)
     device.shell("input swipe 300 400 60 400 200")  # to the left: the next, older photo
     assert shown_photo(device) == names[3]
     device.shell("input swipe 60 400 300 400 200")
@@ -195,6 +196,9 @@ def test_view_of_an_image_opens_it_and_back_leaves(device, phone):
     assert phone.foreground()[0] == "com.android.launcher3"
     device.shell(f"am start -a android.intent.action.VIEW -d file:///sdcard/DCIM/Camera/{name} -t image/jpeg")
     assert shown_photo(device) == name
+    device.shell("cp /sdcard/DCIM/Camera/" + name + " /sdcard/Download/alone.jpg")
+    device.shell("am start -a android.intent.action.VIEW -d file:///sdcard/Download/alone.jpg -t image/jpeg")
+    assert not nodes(device, resource_id=GAL + "photo_view")[0].scrollable  # a photo alone does not page
 
 
 def test_gallery_in_german_and_dark(phone):

@@ -430,3 +430,13 @@ def test_a_conversation_over_the_real_adb(served, adb_server, phone, clock):
     tap_node(device, content_desc="Send Message")
     assert [r["body"] for r in rows(device, "content://sms/sent", f"address='{ALICE}'")] == ["Yes"]
     assert rows(device, "content://sms/inbox", "read=0") == []
+
+
+def test_clear_top_to_the_task_root_starts_it_afresh(device):
+    component = "com.android.messaging/.ui.conversationlist.ConversationListActivity"
+    sh(device, f"am start -n {component}")
+    sh(device, f"am start -a android.intent.action.SENDTO -d 'smsto:{ALICE}'")
+    out = sh(device, f"am start -f 0x04000000 -n {component}")  # FLAG_ACTIVITY_CLEAR_TOP: the whole task finishes
+    assert "Error" not in out and "ConversationListActivity" in foreground(device)
+    stack = sh(device, "dumpsys activity activities")
+    assert len(re.findall(r"Hist .*\.ConversationListActivity", stack)) == 1 and "ConversationActivity}" not in stack

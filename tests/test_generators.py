@@ -136,9 +136,14 @@ def test_record_lists_hold_their_target_among_distinct_distractors():
                 "texts": {"messages": {"count": 6, "from": "friends"}},
                 "file": {"filename": {}},
                 "files": {"files": {"count": 3, "include": "file", "dir": "/sdcard/Documents"}},
+                "memo": {"note": {"title_words": 2}},
+                "notes": {"notes": {"count": 4, "include": "memo"}},
             },
             seed,
         )
+        memo, notes = values["memo"], values["notes"]
+        assert set(memo) == {"title", "body"} and len(memo["title"].split()) == 2 and memo["title"][0].isupper()
+        assert notes.count(memo) == 1 and len({n["title"] for n in notes}) == 4 and memo["body"].endswith(".")
         alarms = values["alarms"]
         assert len(alarms) == 5 and set(alarms[0]) == {"hour", "minutes", "enabled", "daysofweek", "vibrate", "label"}
         matching = [a for a in alarms if (a["hour"], a["minutes"]) == (values["at"]["hour"], values["at"]["minute"])]

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from androidrl.train.leaderboard import main
+from androidrl.train.lock import RunLock
 
 
 def test_baseline_cells_are_written_once_and_rendered(tmp_path, capsys):
@@ -30,11 +31,15 @@ def test_baseline_cells_are_written_once_and_rendered(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_ppo_cell_trains_on_the_train_split_and_is_judged_on_the_test_split(tmp_path):
+def test_a_ppo_cell_trains_on_the_train_split_and_is_judged_on_the_test_split(tmp_path, capsys):
     results, runs = tmp_path / "results", tmp_path / "runs"
     argv = ["ppo", "--results", str(results), "--runs", str(runs), "--families", "tap-target"]
     (runs / "tap-target-easy-s0").mkdir(parents=True)  # a cell killed mid-training left its run behind
     (runs / "tap-target-easy-s0" / "config.yaml").write_text("left by a killed cell")
+    with RunLock(runs / "tap-target-easy-s0"):  # a live trainer's run is left alone
+        assert main([*argv, "--seeds", "0", "--budget", "512", "--episodes", "3"]) == 1
+    assert "is in use" in capsys.readouterr().err
+    assert (runs / "tap-target-easy-s0" / "config.yaml").read_text() == "left by a killed cell"
     assert main([*argv, "--seeds", "0", "--budget", "512", "--episodes", "3"]) == 0
     cell = json.loads((results / "ppo" / "tap-target-easy-seed0.json").read_text())
     assert cell["budget"] == 512 and 0 <= cell["success"] <= 1 and cell["wall_seconds"] > 0

@@ -83,8 +83,8 @@ def test_notes_type_literal_text_and_save(device, phone, text):
     xml = device.dump_ui()
     assert f'text="{xml_text}" resource-id="com.androidrl.notes:id/note_item"' in xml
     assert 'text="Write a note" resource-id="com.androidrl.notes:id/note_input"' in xml
-    saved = device.shell("content query --uri content://com.androidrl.notes/notes --projection text")
-    assert saved == f"Row: 0 text={text}\n"  # the app's provider holds the note
+    saved = phone.shell("content query --uri content://com.androidrl.notes/notes --projection body").stdout.decode()
+    assert saved == f"Row: 0 body={text}\n"  # the app's provider holds the note
     assert not phone.fs.exists("/sdcard/pwned")
 
 
@@ -98,7 +98,7 @@ def test_notes_survive_force_stop_and_go_with_pm_clear(device, phone):
     device.shell("pm clear com.androidrl.notes; am start -n com.androidrl.notes/.MainActivity")
     assert "note_item" not in device.dump_ui()
     assert device.shell("content query --uri content://com.androidrl.notes/notes") == "No result found.\n"
-    device.shell("content insert --uri content://com.androidrl.notes/notes --bind text:s:seeded")
+    device.shell("content insert --uri content://com.androidrl.notes/notes --bind body:s:seeded")
     assert 'text="seeded" resource-id="com.androidrl.notes:id/note_item"' in device.dump_ui()  # shown at once
 
 

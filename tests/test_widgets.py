@@ -81,7 +81,7 @@ def test_alert_dialog_is_the_dumped_window_and_its_buttons_work(gallery):
     assert attribute(xml, "class", resource_id="android:id/button1") == "android.widget.Button"
     assert attribute(xml, "package", resource_id="android:id/button2") == "com.androidrl.practice"
     tap_node(gallery, resource_id="android:id/button2")  # Cancel
-    assert state(gallery)["rows"] == "40"
+    assert state(gallery)["rows"] == "40" and "kept all" in log(gallery)
     tap_node(gallery, text="Alert")
     tap_node(gallery, resource_id="android:id/button1")  # Delete
     assert state(gallery)["rows"] == "0"
@@ -529,6 +529,13 @@ def test_multi_choice_dialog_toggles_items(gallery):
     assert attribute(gallery.dump_ui(), "checked", text="Wed") == "true"
     tap_node(gallery, resource_id="android:id/button1")
     assert state(gallery)["days"] == "Wed"
+
+
+def test_extras_set_the_size_color_and_checked_days_it_starts_with(gallery):
+    gallery.shell(GALLERY + " -S --es size large --es color Blue --es days Tue,Sun,Xyz")
+    assert (state(gallery)["size"], state(gallery)["color"], state(gallery)["days"]) == ("large", "Blue", "Tue,Sun")
+    gallery.shell(GALLERY + " -S --es size huge --es color blue")
+    assert (state(gallery)["size"], state(gallery)["color"], state(gallery)["days"]) == ("medium", "Red", "-")
 
 
 def test_a_dialog_with_a_text_field_takes_the_keyboard_and_typed_text(gallery, stepped):

@@ -42,9 +42,8 @@ def test_entries_act_on_the_phone():
     phone.tap(180, 110)  # focus the note field
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "type 'grid text'"))
     env.step(next(i for i in range(env.action_space.n) if env.describe(i) == "enter"))
-    assert phone.shell("content query --uri content://com.androidrl.notes/notes --projection text") == (
-        "Row: 0 text=grid text\n"
-    )
+    saved = phone.shell("content query --uri content://com.androidrl.notes/notes --projection body").stdout.decode()
+    assert saved == "Row: 0 body=grid text\n"
 
 
 def test_table_is_built_at_reset_when_the_size_is_unknown():

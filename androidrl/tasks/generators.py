@@ -20,11 +20,12 @@ Kinds (each a small, general library; a family that needs more gets a new genera
 * ``date: {within_days: [lo, hi], weekdays_only, days_of_month}`` -> ``{year, month, day, weekday, month_name,
   text ("Mon, Nov 30"), iso, millis}``, days from the *phone's* today (read over adb).
 * ``pick``/``sample: {from, k}``/``shuffle: {from}`` over an earlier list parameter.
+* ``note: {title_words, words}`` -> ``{title, body}`` (a capitalised title, a sentence for a body).
 * Typed record lists for reset inserts: ``alarms``, ``contacts``, ``events``, ``messages``,
-  ``calls`` (``type``: one call type for all), ``files`` — rows in the columns of AOSP's providers,
-  ``include: PARAM`` putting a target among the distractors; ``messages``/``calls`` ``from`` a people
-  parameter (``each: N``: N rows per person), a message's ``body`` given or a sentence, ``sent: true``
-  for sent texts.
+  ``calls`` (``type``: one call type for all), ``files``, ``notes`` — rows in the columns of AOSP's
+  providers (and of Notes'), ``include: PARAM`` putting a target among the distractors;
+  ``messages``/``calls`` ``from`` a people parameter (``each: N``: N rows per person), a message's
+  ``body`` given or a sentence, ``sent: true`` for sent texts.
 
 ``distinct_from: PARAM`` (or a list of them) keeps a value (each element, for lists) different
 from earlier parameters' values. Counts and other numbers may be placeholders of earlier
@@ -252,6 +253,19 @@ class CallsArgs(_LogArgs):
     type: int | None = Field(default=None, ge=1, le=7)  # CallLog.Calls.*_TYPE; None: incoming, outgoing or missed
 
 
+class NoteArgs(SentenceArgs):
+    """``note``: a title of ``title_words`` words of the pool, capitalised, and a sentence of ``words`` for a body."""
+
+    title_words: int = Field(default=1, ge=1, le=4)
+
+
+class NotesArgs(NoteArgs):
+    """``notes``: rows of Notes' provider (``content://com.androidrl.notes/notes``), titles distinct."""
+
+    count: Count = 3
+    include: ParamName | None = None  # a note parameter among them
+
+
 class FilesArgs(FilenameArgs):
     """``files``: files to write (``{path, content}``), for the ``file`` reset step."""
 
@@ -330,6 +344,11 @@ def _one_person(args: PersonArgs, draw: Draw) -> dict[str, str]:
     number = f"+1 555-01{draw.index(100):02d}"
     email = f"{_ascii(first)}.{_ascii(last)}@example.com".lower().replace(" ", "")
     return {"first": first, "last": last, "name": f"{first} {last}", "phone": number, "email": email}
+
+
+def _one_note(args: NoteArgs, draw: Draw) -> dict[str, str]:
+    title = " ".join(draw.pick(pools.POOLS[args.pool]) for _ in range(args.title_words))
+    return {"title": title[:1].upper() + title[1:], "body": _one_sentence(args, draw)}
 
 
 def time_value(hour: int, minute: int) -> dict[str, Any]:
@@ -550,6 +569,8 @@ def _keys(value: Any) -> set[Hashable]:
     """The keys two values must not share to be distinct (a person: neither name nor phone)."""
     if isinstance(value, dict) and "phone" in value:
         return {("name", value["name"]), ("phone", value["phone"])}
+    if isinstance(value, dict) and set(value) == {"title", "body"}:  # a note: known by its title
+        return {("title", value["title"])}
     return {identity(value)}
 
 
@@ -596,6 +617,8 @@ KINDS: dict[str, Kind] = {
     "messages": Kind(MessagesArgs, _sender, None, listed=True, row=_message_row, repeats=True),
     "calls": Kind(CallsArgs, _sender, None, listed=True, row=_call_row, repeats=True),
     "files": Kind(FilesArgs, _one_filename, listed=True, row=_file_row, fields=None),
+    "note": Kind(NoteArgs, _one_note, frozenset({"title", "body"})),
+    "notes": Kind(NotesArgs, _one_note, listed=True, row=lambda note, args, draw: dict(note), fields=None),
 }
 
 
@@ -634,6 +657,8 @@ class Param(Model):
     messages: MessagesArgs | None = None
     calls: CallsArgs | None = None
     files: FilesArgs | None = None
+    note: NoteArgs | None = None
+    notes: NotesArgs | None = None
     split: Literal["hash"] | ExplicitSplit | None = None
 
     @model_validator(mode="after")

@@ -30,6 +30,7 @@ import numpy as np
 
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
+from androidrl.errors import ConfigError
 from androidrl.provenance import commit as git_commit
 from androidrl.solvers import play_oracle, solver_for
 from androidrl.tasks.family import family_specs, list_families, make_family_task
@@ -99,6 +100,7 @@ def _train_cell(task: dict[str, Any], seed: int, budget: int, episodes: int, run
     """Train the leaderboard config on ``task``'s train split from scratch, evaluate on its test split."""
     from androidrl.train.config import load_config
     from androidrl.train.evaluation import evaluate_run
+    from androidrl.train.lock import RunLock
     from androidrl.train.runs import Run, command_line
     from androidrl.train.training import Interrupted, train
 
@@ -111,8 +113,9 @@ def _train_cell(task: dict[str, Any], seed: int, budget: int, episodes: int, run
     config = load_config(CONFIG, overrides)
     directory = runs / name
     if directory.exists():  # a cell stopped before its file was written: train it again from scratch
-        print(f"{name}: removing the unfinished run {directory}", file=sys.stderr)
-        shutil.rmtree(directory)
+        with RunLock(directory):  # (unless a trainer still works there: RunInUse names it)
+            print(f"{name}: removing the unfinished run {directory}", file=sys.stderr)
+            shutil.rmtree(directory)
     start = time.monotonic()
     result = train(Run.create(config, directory, command_line("train", ["--config", CONFIG, *_quoted(overrides)])))
     if result.stopped_by is not None:
@@ -250,7 +253,15 @@ def render(results: Path, command: str) -> tuple[str, dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``scripts/leaderboard.py``: run leaderboard cells (resumable) and render the page."""
+    """``scripts/leaderboard.py``: run leaderboard cells (resumable) and render the page (exit 1 on a run error)."""
+    try:
+        return _main(argv)
+    except ConfigError as err:  # e.g. a cell's run directory in use by another trainer
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/leaderboard.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["baselines", "ppo", "multitask", "render"])
     parser.add_argument("--results", type=Path, default=Path("results/leaderboard"), help="where the cells go")

@@ -235,7 +235,7 @@ class ActivityManager:
                 self.go_home()
                 return "home"
             cleared = task is not None and intent.flags & FLAG_ACTIVITY_CLEAR_TOP and self._clear_top(task, cls)
-            front = task is not None and task[0].cls == cls and intent.action in (None, ACTION_MAIN)
+            front = bool(task) and task[0].cls == cls and intent.action in (None, ACTION_MAIN)
             if not cleared and front and caller is None:
                 self._tasks.remove(task)
                 self._tasks.append(task)

@@ -360,6 +360,7 @@ class GalleryActivity(Activity):
             resource_id=RID + "photo_view",
             content_desc=photo.name,
             focusable=True,
+            scrollable=len(photos) > 1,  # (it pages sideways through the album, as a ViewPager reports itself)
             height=-1,
         )
         image.drag_axis, image.on_drag = "x", self.swipe

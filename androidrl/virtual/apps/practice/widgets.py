@@ -6,7 +6,10 @@ multi-choice dialog, a dialog with a text field, a popup menu, the time and date
 toast and a snackbar), *List* (a RecyclerView of 40 rows that flings,
 swipe-to-dismiss with Undo, a long-press context menu) and *Text* (two fields with the
 clipboard's cut, copy and paste). The ``state`` line sums up every value, and each change is
-logged under the tag ``Widgets``, so tests (and agents) can check what a gesture did.
+logged under the tag ``Widgets`` (the Alert dialog's answer too: "deleted all" or "kept all"),
+so tests (and agents) can check what a gesture did. Extras set where the values start:
+``--es size small|medium|large``, ``--es color Red|Green|Blue`` (the Spinner's) and ``--es days Mon,Wed``
+(the days Repeat has checked).
 """
 
 from __future__ import annotations
@@ -112,15 +115,20 @@ class WidgetsActivity(Activity):
     """The widget gallery; every value it shows lives here and is rebuilt into views each frame."""
 
     def on_create(self) -> None:
+        extras = self.intent.extras
         self.page, self.tab = 0, 0
         self.remember, self.size, self.wifi, self.volume, self.color = False, 1, False, 40, 0
+        if extras.get("size") in SIZES:
+            self.size = SIZES.index(extras["size"])
+        if extras.get("color") in COLORS:
+            self.color = COLORS.index(extras["color"])
         self.hour, self.minute, self.date = 7, 30, (2026, 6, 15)
         self.rows = [f"Item {i}" for i in range(1, 41)]
         self.removed: tuple[int, str] | None = None  # the last row swiped away, for Undo
         self.scroll = ScrollState()
         self.name, self.copy = TextState(), TextState()
         self.focus = ""  # which text field has focus: "name", "copy", "label" or none
-        self.days = [False] * 7
+        self.days = [day in str(extras.get("days") or "").split(",") for day in DAYS]
         self.label, self.label_draft = TextState(), TextState()
         self.sort = 0
 
@@ -286,13 +294,19 @@ class WidgetsActivity(Activity):
         s = self.string
         self.show(
             AlertDialog(
-                s("delete_all"), "40 items", positive=(s("delete"), self.delete_all), negative=(s("cancel"), None)
+                s("delete_all"),
+                "40 items",
+                positive=(s("delete"), self.delete_all),
+                negative=(s("cancel"), self.keep_all),
             )
         )
 
     def delete_all(self) -> None:
         self.rows = []
         self.changed("deleted all")
+
+    def keep_all(self) -> None:
+        self.changed("kept all")
 
     def choose(self) -> None:
         s = self.string
