@@ -117,8 +117,8 @@ def test_hash_and_explicit_splits_keep_train_and_test_values_apart():
     people = Param.model_validate({"person": {}, "split": "hash"})
     person = {"name": "Ana Silva", "phone": "+1 555-0100"}
     assert in_split(person, people.split, "test") == (zlib.crc32(b"Ana Silva") % 4 == 0)
-    with pytest.raises(TaskError, match="params.c: no value of the test split"):
-        draw({"c": {"choice": ["a"], "split": "hash"}}, split="test")  # ("a" hashes to train)
+    with pytest.raises(TaskError, match="params.c: split: hash puts none of the 1 values in the test split"):
+        draw({"c": {"choice": ["a"], "split": "hash"}}, split="test")  # ("a" hashes to train: refused when read)
 
 
 def test_record_lists_hold_their_target_among_distinct_distractors():
@@ -220,6 +220,10 @@ def test_generator_arguments_are_checked_with_their_key_paths():
         ),
         ({"p": {"pick": {"from": "q"}}}, "params.p: it reads 'q', which is not a parameter"),
         ({"c": {"choice": ["a"], "split": {"test": ["z"]}}}, "params.c: split.test: none of ['z'] is a choice"),
+        (
+            {"c": {"choice": ["a", "b"], "split": "hash"}},  # neither hashes into the test split
+            "params.c: split: hash puts none of the 2 values in the test split",
+        ),
         ({"x": {"number": {"range": [0, 1e9], "step": 0.5}}}, "params.x.number: range / step allows more than"),
         ({"m": {"messages": {"each": 2}}}, "params.m.messages: each needs from"),
         ({"c": {"calls": {"type": 9}}}, "params.c.calls.type: Input should be less than or equal to 7"),

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from androidrl.train.leaderboard import main
+from androidrl.errors import TaskError
+from androidrl.train.leaderboard import _run_cells, main
 from androidrl.train.lock import RunLock
 
 
@@ -45,3 +46,18 @@ def test_a_ppo_cell_trains_on_the_train_split_and_is_judged_on_the_test_split(tm
     assert cell["budget"] == 512 and 0 <= cell["success"] <= 1 and cell["wall_seconds"] > 0
     config = (runs / "tap-target-easy-s0" / "config.yaml").read_text()
     assert "split: train" in config and "eval_split: test" in config and "tap-target" in config
+
+
+def test_a_cell_that_fails_is_reported_and_the_others_still_run(tmp_path, capsys):
+    def broken():
+        raise TaskError("task x: reset step 2 kept failing")
+
+    cells = [
+        (tmp_path / "x-easy.json", broken),
+        (tmp_path / "y-easy.json", lambda: {"success": 0.5, "wall_seconds": 1}),
+    ]
+    assert _run_cells(cells, "ppo") == ["x-easy"]
+    assert (
+        not (tmp_path / "x-easy.json").exists() and json.loads((tmp_path / "y-easy.json").read_text())["success"] == 0.5
+    )
+    assert "ppo x-easy: FAILED: task x: reset step 2 kept failing" in capsys.readouterr().err

@@ -674,6 +674,14 @@ class Param(Model):
                 values = getattr(self.split, name) or ()
                 if values and not known & {identity(v) for v in values}:
                     raise ValueError(f"split.{name}: none of {list(values)} is a choice")
+        if self.split == "hash" and self.kind in ("choice", "randint"):
+            values = self.choice if self.choice is not None else range(self.randint[0], self.randint[1] + 1)
+            for which in ("train", "test"):  # (an episode of an empty split could never be drawn)
+                if not any(in_split(v, "hash", which) for v in values[:10_000]):
+                    raise ValueError(
+                        f"split: hash puts none of the {len(values)} values in the {which} split; "
+                        "list them instead: split: {train: [...], test: [...]}"
+                    )
         return self
 
     @property

@@ -30,7 +30,7 @@ import numpy as np
 
 from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
-from androidrl.errors import ConfigError
+from androidrl.errors import ConfigError, TaskError
 from androidrl.provenance import commit as git_commit
 from androidrl.solvers import play_oracle, solver_for
 from androidrl.tasks.family import family_specs, list_families, make_family_task
@@ -150,22 +150,30 @@ def multitask_cell(category: str, seed: int, budget: int, episodes: int, runs: P
     return {"category": category, "tier": "easy", **_train_cell(task, seed, budget, episodes, runs, name)}
 
 
-def _run_cells(cells: Iterable[tuple[Path, Any]], label: str) -> int:
-    """Run each (file, make) cell whose file is missing; write it as soon as it is made. Returns how many ran."""
-    ran = 0
+def _run_cells(cells: Iterable[tuple[Path, Any]], label: str) -> list[str]:
+    """Run each (file, make) cell whose file is missing; write it as soon as it is made.
+
+    A cell whose task fails (a reset that cannot be made, say) is reported and left missing, and
+    the others still run. Returns the failed cells' names.
+    """
+    failed = []
     for path, make in cells:
         if path.exists():
             continue
         start = _cpu_seconds()
-        cell = make()
+        try:
+            cell = make()
+        except TaskError as err:
+            print(f"{label} {path.stem}: FAILED: {err}", file=sys.stderr)
+            failed.append(path.stem)
+            continue
         cell["cpu_seconds"] = _cpu_seconds() - start
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(cell, indent=1))
         tmp.replace(path)  # whole or absent, even if killed while writing
-        ran += 1
         print(f"{label} {path.stem}: {_brief(cell)}", file=sys.stderr)
-    return ran
+    return failed
 
 
 def _brief(cell: dict[str, Any]) -> str:
@@ -288,7 +296,7 @@ def _main(argv: list[str] | None) -> int:
             for f in families
             for tier in tiers
         )
-        _run_cells(cells, "baseline")
+        failed = _run_cells(cells, "baseline")
     elif args.what == "ppo":
         if args.families is None:  # the first three families of each category (easiest first)
             by_category: dict[str, list[str]] = {}
@@ -306,7 +314,7 @@ def _main(argv: list[str] | None) -> int:
             for tier in args.tiers or ["easy"]
             for seed in args.seeds
         )
-        _run_cells(cells, "ppo")
+        failed = _run_cells(cells, "ppo")
     elif args.what == "multitask":
         categories = args.categories or sorted({f.category for f in families})
         cells = (
@@ -317,11 +325,14 @@ def _main(argv: list[str] | None) -> int:
             for category in categories
             for seed in args.seeds
         )
-        _run_cells(cells, "multitask")
+        failed = _run_cells(cells, "multitask")
     else:
         page, data = render(results, REGENERATE)
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "leaderboard.md").write_text(page, encoding="utf-8")
         (args.out / "leaderboard.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
         print(page)
-    return 0
+        return 0
+    if failed:
+        print(f"{len(failed)} cells failed (rerun to retry them): {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
