@@ -315,6 +315,31 @@ def test_snapshots_keep_the_providers(phone):
     assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] == ["", "", "kept"]
 
 
+def test_a_query_asked_again_shows_every_change_in_between(phone):
+    """The content service keeps a query's answer while its provider's data stays the same: never longer."""
+    contacts = f"{CONTACTS}/contacts"
+    ask = ["--projection", "display_name:starred", "--sort", "display_name"]
+    assert rows(phone, contacts, *ask) == rows(phone, contacts, *ask) == []
+    insert(phone, f"{CONTACTS}/raw_contacts", account_name=None, account_type=None)  # a write through the shell
+    raw = int(rows(phone, f"{CONTACTS}/raw_contacts", "--projection", "_id")[-1]["_id"])
+    phone.content.resolver.insert(  # a write by an app, through the resolver
+        f"{CONTACTS}/data", {"raw_contact_id": raw, "mimetype": "vnd.android.cursor.item/name", "data1": "Ann Lee"}
+    )
+    assert rows(phone, contacts, *ask) == [{"display_name": "Ann Lee", "starred": "0"}]
+    out(phone, f"content update --uri {CONTACTS}/raw_contacts/{raw} --bind starred:i:1")  # the aggregate follows
+    assert rows(phone, contacts, *ask) == [{"display_name": "Ann Lee", "starred": "1"}]
+    phone.save_snapshot("one")
+    out(phone, "pm clear com.android.providers.contacts")
+    assert rows(phone, contacts, *ask) == []
+    phone.load_snapshot("one")
+    assert rows(phone, contacts, *ask) == [{"display_name": "Ann Lee", "starred": "1"}]
+    out(phone, f"content delete --uri {CONTACTS}/raw_contacts/{raw}")
+    assert rows(phone, contacts, *ask) == []
+    # a query whose answer changes with no write (SQLite's random()) is asked anew every time
+    drawn = {out(phone, f"content query --uri {ALARMS} --projection 'random() AS r'") for _ in range(2)}
+    assert len(drawn) == 2 and all(answer.startswith("Row: 0 r=") for answer in drawn)
+
+
 def test_seeded_content_is_the_same_for_a_seed_and_other_for_another():
     def content(phone: VirtualPhone) -> str:
         uris = [f"{CONTACTS}/data", "content://sms", "content://call_log/calls", "content://com.android.calendar/events",

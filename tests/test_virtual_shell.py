@@ -34,6 +34,9 @@ def run(phone, line):
         ("echo a # comment", "a\n"),
         ("echo '#not a comment'", "#not a comment\n"),
         ("echo 'semi;colon' \"and&amp\" 'pipe|'", "semi;colon and&amp pipe|\n"),
+        # words read at once (plain and quoted runs) next to those that take the long way
+        ("echo a'b  c'\"d\"e x\"\"y ''", "ab  cde xy \n"),
+        ("echo a|cat; echo 2>/dev/null b; echo c>/dev/null; echo a*b", "a\nb\na*b\n"),
     ],
 )
 def test_shell_language(phone, line, stdout):

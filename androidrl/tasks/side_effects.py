@@ -145,19 +145,25 @@ class Watch:
 
     sources: tuple[Source, ...]
     baseline: tuple[Any, ...] = ()
+    #: The sources' outputs at reset: an output that reads the same needs no parsing to show no change.
+    outputs: tuple[str, ...] = ()
 
     def read(self, snapshot: Snapshot) -> tuple[Any, ...]:
         """The sources' current state (each command once per snapshot)."""
-        return tuple(source.read(snapshot.shell(source.command()).text) for source in self.sources)
+        return tuple(source.read(output) for source, output in zip(self.sources, self._outputs(snapshot)))
+
+    def _outputs(self, snapshot: Snapshot) -> tuple[str, ...]:
+        return tuple(snapshot.shell(source.command()).text for source in self.sources)
 
     def start(self, snapshot: Snapshot) -> None:
         """Take the state at reset."""
-        self.baseline = self.read(snapshot)
+        self.outputs = self._outputs(snapshot)
+        self.baseline = tuple(source.read(output) for source, output in zip(self.sources, self.outputs))
 
     def change(self, snapshot: Snapshot) -> str:
         """The first difference from the state at reset, named ("" when nothing changed)."""
-        for source, before, after in zip(self.sources, self.baseline, self.read(snapshot)):
-            changed = source.change(before, after)
+        for source, before, then, now in zip(self.sources, self.baseline, self.outputs, self._outputs(snapshot)):
+            changed = source.change(before, source.read(now)) if now != then else ""
             if changed:
                 return changed
         return ""

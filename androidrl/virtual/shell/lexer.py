@@ -31,6 +31,13 @@ _TEXT_RUN = re.compile(r"[^\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t]+|\\\n)+")
 _REDIR = re.compile(r"([0-9]?)(<<<|<<-|<<|>>|<&|>&|<>|>\||&>|<|>)")
 _OPS = ("&&", "||", ";;", ";&", ";|", "|&", "|", "&", ";", "(", ")", "\n")
+_OP_STARTS = frozenset(op[0] for op in _OPS)
+# A word of plain runs and quoted strings with nothing to expand (``'...'``, ``"..."`` without ``$ ` \``: what
+# shlex.quote writes); one starting with these may be something else (a comment, a redirection, an operator).
+# It must end at a blank, ``;`` or a newline (``2>x``, ``a|b`` take the long way).
+_QUICK_WORD = re.compile(r"(?:[^ \t\n;&|<>()'\"\\$`]+|'[^']*'|\"[^\"\\$`]*\")+")
+_QUICK_PARTS = re.compile(r"'([^']*)'|\"([^\"\\$`]*)\"|[^'\"]+")
+_NOT_QUICK = frozenset("#<>&|;()\n")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = frozenset("@*#?-$!0123456789")
 _BRACE_OPS = (":-", ":=", ":+", ":?", "##", "%%", "//", "-", "=", "+", "?", "#", "%", "/", ":")
@@ -111,6 +118,19 @@ class Lexer:
                 raise ShellSyntaxError(f"here document '{self.pending[0].delimiter}' unclosed", line, at_end=True)
             return Token("eof", "", None, -1, line)
         c = src[i]
+        if c not in _NOT_QUICK:  # most words are plain or single-quoted text: read at once, with the same parts
+            quick = _QUICK_WORD.match(src, i)
+            end = quick.end() if quick else i
+            if end > i and (end == n or src[end] in " \t\n;"):
+                self.pos, text = end, src[i:end]
+                if "'" in text or '"' in text:
+                    parts: list[Part] = [
+                        Lit(m[0], False) if m.lastindex is None else Lit(m[m.lastindex], True)
+                        for m in _QUICK_PARTS.finditer(text)
+                    ]
+                else:
+                    parts = [Lit(text, False)]
+                return Token("word", text, make_word(_tilde(parts), text), -1, line)
         if c == "\n":
             self.pos = i + 1
             if self.pending:
@@ -122,15 +142,16 @@ class Lexer:
                 self.pos = redirect.end()
                 fd = int(redirect.group(1)) if redirect.group(1) else -1
                 return Token("redir", redirect.group(2), None, fd, line)
-        if src.startswith("((", i):
-            end = self._arith_end(i + 2)
-            if end is not None:
-                self.pos = end + 2
-                return Token("arith", "((", self.text_word(src[i + 2 : end], line, arith=True), -1, line)
-        for op in _OPS:
-            if src.startswith(op, i):
-                self.pos = i + len(op)
-                return Token("op", op, None, -1, line)
+        if c in _OP_STARTS:  # (most tokens are words: they skip the operators' tests)
+            if src.startswith("((", i):
+                end = self._arith_end(i + 2)
+                if end is not None:
+                    self.pos = end + 2
+                    return Token("arith", "((", self.text_word(src[i + 2 : end], line, arith=True), -1, line)
+            for op in _OPS:
+                if src.startswith(op, i):
+                    self.pos = i + len(op)
+                    return Token("op", op, None, -1, line)
         parts, end = self.read_word(i)
         self.pos = end
         return Token("word", src[i:end], make_word(_tilde(parts), src[i:end]), -1, line)

@@ -53,6 +53,10 @@ _BAD_FUNCTION_NAME = re.compile(r"[\s\"$&'();<=>\\`|#*?\[\]]")
 _EMPTY = Sequence(())
 _COLON = Simple((), (make_word([Lit(":", False)], ":"),), (), 1)
 
+#: The longest line whose parse is kept for the next time it runs (an agent's step and a task's checks are shorter;
+#: a reset's batch of inserts, different every episode, is longer).
+CACHED_LENGTH = 1024
+
 #: A parsed program: its complete commands in order, and the syntax error that ends it (if any).
 Program = tuple[tuple[Node, ...], ShellSyntaxError | None]
 
@@ -67,6 +71,8 @@ _KEYWORD = re.compile(r"(?:^|[;&|\s])(?:if|then|else|elif|fi|case|esac|for|while
 
 def parse(src: str) -> Program:
     """Parse ``src`` into complete commands, up to the first syntax error (cached: nodes are immutable)."""
+    if len(src) > CACHED_LENGTH:  # (a long line is rarely run again: kept, its nodes would only burden the memory)
+        return parse_text.__wrapped__(src)
     if _SPLITTABLE.fullmatch(src) and not _KEYWORD.search(src):
         pieces = src.split(";")
         if all(piece.strip() for piece in pieces[:-1]):

@@ -492,11 +492,12 @@ def _text_mask(
         return None, (0, 0)
     anchor = "mm" if gravity == "center" else "rm" if gravity == "end" else "lm"
     stroke = 1 if bold else 0
-    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text(
-        (-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke, stroke_fill=255
-    )
+    # The mask ``ImageDraw.text`` would draw (white, stroke and fill alike) onto a black canvas of the text's
+    # box, taken as Pillow renders it: one layout instead of two, no canvas (the same bytes).
+    core, (left, top) = face.getmask2(text, "L", stroke_width=stroke, stroke_filled=True, anchor=anchor)
+    mask = Image.new("L", (max(1, core.size[0]), max(1, core.size[1])))
+    if core.size[0] and core.size[1]:
+        mask.im = core  # (the same mode and size: the image takes Pillow's rendering as its pixels)
     return mask, (left, top)
 
 

@@ -163,6 +163,8 @@ def parse(args: Sequence[str]) -> ContentCommand:
 
 def _split_escaped(text: str) -> list[str]:
     """``splitWithEscaping(argument, ':')``: a backslash keeps the next character as it is."""
+    if "\\" not in text:
+        return text.split(":")
     parts, current, chars = [], [], iter(text)
     for c in chars:
         if c == "\\":
@@ -315,9 +317,11 @@ def _execute(sh: Shell, provider: Any, parsed: ContentCommand, stdin: bytes) -> 
     uri = parsed.uri
     assert uri is not None
     operation = parsed.operation
-    if operation == "query":
-        cursor = provider.query(uri, parsed.projection, parsed.where, [], parsed.sort)
-        return _query_output(cursor).encode()
+    if operation == "query":  # the same query of unchanged data prints the same rows: kept by the content service
+        return sh.phone.content.query_answer(
+            uri.authority or "null", uri, parsed.projection, parsed.where, parsed.sort, "content query",
+            lambda p: _query_output(p.query(uri, parsed.projection, parsed.where, [], parsed.sort)).encode(),
+        )  # fmt: skip
     if operation == "insert":
         provider.insert(uri, parsed.values)
     elif operation == "update":

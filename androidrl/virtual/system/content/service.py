@@ -3,14 +3,15 @@
 Each provider an installed package declares (``App.providers``) is made once per phone and
 attached to its owner; it lives while the package is installed (an update keeps it), goes with
 an uninstall, and is wiped by ``pm clear`` of the owner. A snapshot holds every provider's
-state, and loading one puts back the providers of the packages the snapshot had.
+state, and loading one puts back the providers of the packages the snapshot had. The answers of
+queries are kept while their provider's data stays the same (:meth:`ContentService.query_answer`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from androidrl.virtual.system.framework.app import App
 from androidrl.virtual.system.framework.content import (
@@ -19,7 +20,12 @@ from androidrl.virtual.system.framework.content import (
     ContentResolver,
     ProviderError,
     ProviderHost,
+    Uri,
 )
+
+T = TypeVar("T")
+#: Answers kept per provider (a bound, so a caller asking ever new queries cannot grow the memory).
+_KEPT_ANSWERS = 256
 
 
 class ContentService:
@@ -54,6 +60,8 @@ class ContentService:
         self._files = files
         self._settings = settings
         self._providers: dict[str, tuple[str, ContentProvider]] = {}  # authority -> (owner, provider)
+        # authority -> (provider, its data's version, {(query, form): answer})
+        self._answers: dict[str, tuple[ContentProvider, Hashable, dict[Hashable, Any]]] = {}
         #: The resolver apps and the shell use.
         self.resolver = ContentResolver(self.acquire, lock)
 
@@ -74,6 +82,41 @@ class ContentService:
         if provider is None:
             raise ProviderError(ILLEGAL_STATE, f"Could not find provider: {authority}")
         return provider
+
+    def query_answer(
+        self,
+        authority: str,
+        uri: Uri,
+        projection: Sequence[str] | None,
+        where: str | None,
+        sort: str | None,
+        form: Hashable,
+        answer: Callable[[ContentProvider], T],
+    ) -> T:
+        """``answer(provider)`` of a query (no selection arguments), kept while the provider's data stays the same.
+
+        ``answer`` runs the query and shapes the cursor (``form`` names the shape, e.g. the
+        ``content`` tool's output); its result is returned again, without running, while the
+        provider's :meth:`~ContentProvider.query_version` stays the same, so it must not be mutated.
+
+        Raises:
+            ProviderError: No provider has ``authority``, or the provider refused the query (never kept).
+        """
+        with self._lock:
+            provider = self.acquire(authority)
+            version = provider.query_version(uri, projection, where, sort)
+            if version is None:
+                return answer(provider)
+            key = (uri.text, None if projection is None else tuple(projection), where, sort, form)
+            kept = self._answers.get(authority)
+            if kept is not None and kept[0] is provider and kept[1] == version and key in kept[2]:
+                return kept[2][key]
+            result = answer(provider)
+            version = provider.query_version(uri, projection, where, sort)  # (a first query opens the database)
+            if kept is None or kept[0] is not provider or kept[1] != version or len(kept[2]) >= _KEPT_ANSWERS:
+                kept = self._answers[authority] = (provider, version, {})
+            kept[2][key] = result
+            return result
 
     def notify_change(self, uri: str) -> None:
         """Data under ``uri`` changed (``ContentResolver.notifyChange``): the screen is rebuilt, and apps read anew."""

@@ -17,7 +17,7 @@ which redraws the screen, so an app that reads its data in ``build()`` shows a c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -198,6 +198,17 @@ class ContentProvider:
 
     def file_closed(self, uri: Uri, mode: str) -> None:
         """The file :meth:`open_file` gave was written and closed (a provider may update its row)."""
+
+    def query_version(
+        self, uri: Uri, projection: Sequence[str] | None, where: str | None, sort: str | None
+    ) -> Hashable | None:
+        """A token that stays equal while this query's answer cannot change, or None (no such promise).
+
+        The system keeps a query's answer while the token stays the same (the ``content`` tool's
+        output of a query it ran before), so a provider returns one only where its answer is a
+        function of its own data and the query, and changes it on every write, wipe and restore.
+        """
+        return None
 
     def state(self) -> Any:
         """Everything the provider holds, for a snapshot (immutable, or copied by :meth:`restore`)."""

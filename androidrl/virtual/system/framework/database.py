@@ -19,8 +19,9 @@ Example::
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -92,6 +93,14 @@ class Match:
 
 #: The image of a new database of each provider class, made once per process (a new phone copies it).
 _FRESH_IMAGES: dict[type, bytes] = {}
+# SQLite's functions whose value is not a function of their arguments (the clock's, random's, the connection's);
+# a query calling one is never answered from a kept result. (Names only: a string that holds one merely
+# turns the keeping off.)
+_VOLATILE = re.compile(
+    r"\b(date|time|datetime|julianday|strftime|unixepoch|timediff|random|randomblob|changes|total_changes"
+    r"|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b",
+    re.IGNORECASE,
+)
 
 
 def _segment_matches(pattern: str, segment: str) -> bool:
@@ -134,6 +143,7 @@ class SQLiteProvider(ContentProvider):
     def __init__(self) -> None:
         super().__init__()
         self._db: sqlite3.Connection | None = None  # opened on first use, as Android opens a provider's database
+        self._loads = 0  # database images loaded (opened, wiped, restored): with total_changes, the data's version
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -143,6 +153,7 @@ class SQLiteProvider(ContentProvider):
         if self._db is None:
             self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             self._db.deserialize(self.fresh_image())
+            self._loads += 1
             self.opened(self._db)
         return self._db
 
@@ -163,6 +174,7 @@ class SQLiteProvider(ContentProvider):
         """Back to a new database."""
         if self._db is not None:
             self._db.deserialize(self.fresh_image())
+            self._loads += 1
 
     def state(self) -> bytes | None:
         """The database's serialized image (None while it was never opened: a new one)."""
@@ -174,6 +186,7 @@ class SQLiteProvider(ContentProvider):
             self.wipe()
         else:
             self.db.deserialize(state)
+            self._loads += 1
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -188,6 +201,18 @@ class SQLiteProvider(ContentProvider):
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    def query_version(
+        self, uri: Uri, projection: Sequence[str] | None, where: str | None, sort: str | None
+    ) -> Hashable | None:
+        """The data's version (images loaded, rows changed: every write counts, triggers' too), or None.
+
+        None for a query that calls one of SQLite's volatile functions (``date('now')``,
+        ``random()``...), whose answer changes without a write.
+        """
+        if any(_VOLATILE.search(text) for text in (*(projection or ()), where or "", sort or "")):
+            return None
+        return (self._loads, self._db.total_changes if self._db is not None else -1)
 
     # ------------------------------------------------------------------ routing
 
