@@ -1,6 +1,6 @@
 """Every family of the suite, every tier, on the in-process virtual phone at 360x800.
 
-Seeds 0..5 per tier in the suite (the whole suite stays fast as families grow);
+Seeds 0..5 per tier (and three of each tier's test split), so the whole suite stays fast as families grow;
 ``ANDROIDRL_FAMILY_SEEDS=20 python -m pytest tests/test_families.py`` checks more.
 
 For each episode: the goal does not hold after the reset (and no redraw was needed); the oracle,
@@ -19,15 +19,18 @@ from androidrl import AndroidEnv, VirtualDevice
 from androidrl.solvers import play_oracle, solver_for
 from androidrl.tasks import family_specs, make_family_task
 from androidrl.tasks.conditions import holds
+from androidrl.tasks.generators import Draw, draw_params
 from androidrl.tasks.spec import TIERS
 from androidrl.wrappers.elements import ElementAction, ElementObservation
 
 SEEDS = range(int(os.environ.get("ANDROIDRL_FAMILY_SEEDS", "6")))
+TEST_SEEDS = range(100, 100 + max(1, len(SEEDS) // 2))  # the test split: fewer episodes, other seeds
+DRAWS = 50  # the test split's parameters drawn alone (no phone: cheap)
 
 
-def _env(device, name, tier):
+def _env(device, name, tier, split="train"):
     android = AndroidEnv(
-        device, make_family_task(name, tier), screen_size=(360, 800), dump_xml=False, write_files=False
+        device, make_family_task(name, tier, split), screen_size=(360, 800), dump_xml=False, write_files=False
     )
     return ElementAction(ElementObservation(android, max_elements=32), max_elements=32)
 
@@ -74,4 +77,24 @@ def test_the_family_is_sound_at_every_tier(name):
                     break
             assert truncated and info["episode_step"] == task.max_steps, where
         assert task.max_steps >= 2 * longest, f"{name} {tier}: max_steps {task.max_steps} < 2 x {longest}"
+        env.close()
+
+
+@pytest.mark.parametrize("name", sorted(family_specs()))
+def test_the_family_plays_its_test_split(name):
+    """The held-out values (and device configurations) draw, reset cleanly and are solvable at every tier."""
+    device = VirtualDevice(width=360, height=800, density=160, seed=0)
+    solve = solver_for("suite")
+    for tier in TIERS:
+        env = _env(device, name, tier, "test")
+        task = env.unwrapped.task
+        for seed in range(DRAWS):  # every parameter has values in the held-out split, whatever came before
+            draw_params(task.spec.params, Draw(np.random.default_rng(seed), "test"))
+        for seed in TEST_SEEDS:
+            where = f"{name} {tier} test split seed {seed}"
+            _, info = env.reset(seed=seed)
+            assert info["redraws"] == 0, where
+            assert not holds(task.episode_spec.success, env.unwrapped.current_snapshot(), task.log_since), where
+            succeeded, _, last = play_oracle(env, solve)
+            assert succeeded and not last["side_effect"], f"{where}: the oracle failed: {last}"
         env.close()
