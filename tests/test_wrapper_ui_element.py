@@ -17,17 +17,27 @@ def launcher_icons() -> int:
     return sum(1 for app in phone.apps.values() if app.main and app.package != "com.android.launcher3")
 
 
+def home_elements() -> int:
+    """The home screen's elements: the workspace's two scrolls and each icon.
+
+    The workspace says it scrolls even with one page (Launcher3's PagedView.onInitializeAccessibilityNodeInfo:
+    setScrollable(getPageCount() > 0) while it allows overscroll).
+    """
+    return 2 + launcher_icons()
+
+
 def test_elements_masks_and_descriptions():
-    icons = launcher_icons()
-    env, phone = make(max_elements=icons + 3)
+    found = home_elements()
+    env, phone = make(max_elements=found + 3)
     env.reset(seed=0)
     labels = [env.describe(i) for i in range(env.action_space.n)]
     shown = sorted(app.label for app in phone.apps.values() if app.main and app.package != "com.android.launcher3")
-    assert labels[:icons] == [f"tap {label}" for label in shown]  # the launcher's icons, alphabetical
+    assert labels[0].startswith("scroll forward") and labels[1].startswith("scroll back")
+    assert labels[2:found] == [f"tap {label}" for label in shown]  # the launcher's icons, alphabetical
     assert labels[-2:] == ["back", "home"]
     mask = env.action_masks()
-    assert mask.dtype == bool and mask[:icons].all() and not mask[icons : icons + 3].any() and mask[icons + 3 :].all()
-    assert labels[icons] == "nothing (masked)"
+    assert mask.dtype == bool and mask[:found].all() and not mask[found : found + 3].any() and mask[found + 3 :].all()
+    assert labels[found] == "nothing (masked)"
 
 
 def test_tapping_an_element_and_scrolling():
@@ -48,11 +58,11 @@ def test_tapping_an_element_and_scrolling():
 
 
 def test_a_masked_action_does_nothing_and_says_so():
-    icons = launcher_icons()
-    env, phone = make(max_elements=icons + 3)
+    found = home_elements()
+    env, phone = make(max_elements=found + 3)
     env.reset(seed=0)
-    *_, info = env.step(icons + 1)
-    assert f"no UI element {icons + 1}" in info["action_error"]
+    *_, info = env.step(found + 1)
+    assert f"no UI element {found + 1}" in info["action_error"]
     assert phone.foreground()[0] == "com.android.launcher3"
     env.step(env.max_elements + 1)  # home
     with pytest.raises(ValueError, match="outside Discrete"):
