@@ -5,7 +5,9 @@ import json
 import pytest
 
 from androidrl.errors import TaskError
-from androidrl.train.leaderboard import _run_cells, main
+from androidrl.tasks.family import family_specs
+from androidrl.tasks.spec import CATEGORIES
+from androidrl.train.leaderboard import PPO_FAMILIES, _run_cells, main
 from androidrl.train.lock import RunLock
 
 
@@ -61,3 +63,10 @@ def test_a_cell_that_fails_is_reported_and_the_others_still_run(tmp_path, capsys
         not (tmp_path / "x-easy.json").exists() and json.loads((tmp_path / "y-easy.json").read_text())["success"] == 0.5
     )
     assert "ppo x-easy: FAILED: task x: reset step 2 kept failing" in capsys.readouterr().err
+
+
+def test_ppo_trains_three_families_of_every_category():
+    specs = family_specs()
+    assert list(PPO_FAMILIES) == list(CATEGORIES)
+    for category, names in PPO_FAMILIES.items():
+        assert len(set(names)) == 3 and all(specs[name].category == category for name in names), category

@@ -41,6 +41,20 @@ from androidrl.wrappers import ElementAction, ElementObservation
 SCREEN = (360, 800, 160)
 #: The PPO agent's config (its task is set per cell).
 CONFIG = "leaderboard"
+#: The families PPO trains on, three per category (short oracles first: where a fixed budget can show learning).
+PPO_FAMILIES = {
+    "navigation": ("open-app", "dialer-tab", "settings-page"),
+    "gestures": ("tap-target", "find-about-phone", "scroll-to-contact"),
+    "text-entry": ("notes-word", "dial-number", "search-contact"),
+    "widgets": ("quick-settings-tile", "alarm-vibrate", "screen-timeout-dialog"),
+    "crud": ("delete-contact", "star-contact", "delete-conversation"),
+    "lookup": ("call-contact", "reply-to-sender", "call-back-missed"),
+    "settings": ("wifi-on", "bluetooth-off", "airplane-home"),
+    "cross-app": ("airplane-clock", "call-then-text", "message-to-note"),
+    "robustness": ("toast-overlay", "wrong-app-start", "shade-pulled-down"),
+}
+#: Training steps of one PPO cell (one family) and of one multi-task cell (a whole category), by default.
+PPO_BUDGET, MULTITASK_BUDGET = 5_000, 20_000
 #: The commands that make the whole leaderboard (each resumable), as the page cites them.
 REGENERATE = (
     "python scripts/leaderboard.py baselines && python scripts/leaderboard.py ppo && "
@@ -220,8 +234,19 @@ def render(results: Path, command: str) -> tuple[str, dict[str, Any]]:
     ppo_success = [c["success"] for c in ppo]
     if ppo_success:
         cells = len({(c["family"], c["tier"]) for c in ppo})
-        score_rows.append(f"| PPO (from scratch, per family) | {np.mean(ppo_success):.1%} | {cells} cells |")
+        score_rows.append(
+            f"| PPO (from scratch, per family) | {np.mean(ppo_success):.1%} | {cells} family x tier cells, "
+            f"{len(ppo)} runs |"
+        )
     lines += ["| agent | mean success | over |", "|---|---|---|", *score_rows, ""]
+    planned = sum(map(len, PPO_FAMILIES.values()))
+    budgets = sorted({c["budget"] for c in ppo + multitask})
+    lines += [
+        f"Made so far: {len(baselines)} of {3 * len(specs)} baseline cells; PPO {len(ppo)} of {3 * planned} cells "
+        f"({planned} families, `PPO_FAMILIES`, x 3 seeds); multi-task {len(multitask)} of {3 * len(PPO_FAMILIES)} "
+        f"cells. Training budgets: {', '.join(f'{b:,}' for b in budgets) or '—'} steps a run.",
+        "",
+    ]
     lines += [
         "## Per family and tier",
         "",
@@ -273,15 +298,24 @@ def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/leaderboard.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["baselines", "ppo", "multitask", "render"])
     parser.add_argument("--results", type=Path, default=Path("results/leaderboard"), help="where the cells go")
-    parser.add_argument("--families", nargs="+", help="only these families (default: all, or 3 per category for ppo)")
+    parser.add_argument(
+        "--families", nargs="+", help="only these families (default: all; ppo: PPO_FAMILIES, 3 per category)"
+    )
     parser.add_argument("--categories", nargs="+", choices=CATEGORIES, help="only families of these categories")
     parser.add_argument("--tiers", nargs="+", choices=TIERS, default=None, help="tiers (default: all; ppo: easy)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="training seeds (ppo, multitask)")
     parser.add_argument("--episodes", type=int, default=20, help="evaluation episodes per cell (default 20)")
-    parser.add_argument("--budget", type=int, default=20_000, help="training steps per PPO run (default 20,000)")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help=f"training steps per run (default {PPO_BUDGET:,} for ppo, {MULTITASK_BUDGET:,} for multitask)",
+    )
     parser.add_argument("--runs", type=Path, default=Path("runs/leaderboard"), help="where training runs go")
     parser.add_argument("--out", type=Path, default=Path("docs"), help="render: the folder of leaderboard.md/.json")
     args = parser.parse_args(argv)
+    if args.budget is None:
+        args.budget = MULTITASK_BUDGET if args.what == "multitask" else PPO_BUDGET
     if args.episodes < 1 or args.budget < 1:
         parser.error("--episodes and --budget must be >= 1")
     families = list_families(categories=args.categories, families=args.families)
@@ -298,11 +332,9 @@ def _main(argv: list[str] | None) -> int:
         )
         failed = _run_cells(cells, "baseline")
     elif args.what == "ppo":
-        if args.families is None:  # the first three families of each category (easiest first)
-            by_category: dict[str, list[str]] = {}
-            for f in families:
-                by_category.setdefault(f.category, []).append(f.name)
-            names = [name for group in by_category.values() for name in group[:3]]
+        if args.families is None:  # three per category
+            wanted = {f.category for f in families}
+            names = [name for category, group in PPO_FAMILIES.items() if category in wanted for name in group]
         else:  # in the order given (checked by list_families above)
             names = list(dict.fromkeys(args.families))
         cells = (
