@@ -438,3 +438,19 @@ def test_a_wrong_adb_port_is_an_error_and_starts_no_server():
         AdbClient(port=port, timeout=2).devices()
     with pytest.raises(ConnectionRefusedError):  # nothing was started there
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_a_signal_inside_tqdm_write_still_stops_training(monkeypatch):
+    from tqdm.auto import tqdm
+
+    from androidrl.train.callbacks import say
+
+    def write_interrupted(*args, **kwargs):  # what tqdm 4.67 does when Ctrl-C lands inside write()
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise AttributeError("type object 'tqdm_asyncio' has no attribute '_lock'") from None
+
+    monkeypatch.setattr(tqdm, "write", write_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        say("eval at 1000 steps: success 50%")

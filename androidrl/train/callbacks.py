@@ -40,10 +40,17 @@ def say(text: str) -> None:
     """A line for the user, below the progress bar (tqdm's ``write``) when there is one."""
     try:
         from tqdm.auto import tqdm
-
-        tqdm.write(text, file=sys.stderr)
     except ImportError:
         print(text, file=sys.stderr)
+        return
+    try:
+        tqdm.write(text, file=sys.stderr)
+    except AttributeError as err:
+        # A signal's exception raised inside tqdm.write leaves tqdm's class lock half made, and its
+        # clean-up then fails with AttributeError (tqdm/std.py external_write_mode): stop as the signal asked.
+        if err.__context__ is not None:
+            raise err.__context__ from None
+        raise
 
 
 class _RunEvaluation:
