@@ -192,7 +192,7 @@ TARGETS = [
     Target("over adb, observed step at 1080x2400 ≤ 1.5x the transport limit", _adb_limit),
     Target("in process, wrapped 84x84 ≥ 1,000 steps/s on every app screen at 360x800", _app_screens),
     Target("an episode reset from a snapshot ≤ 10 ms (wifi-on, 360x800)", _snapshot_reset),
-    Target("one phone's worker ≤ 100 MB RSS", _worker_rss),
+    Target("a worker holding one phone ≤ 100 MB RSS (forked from the trainer: its shared pages count)", _worker_rss),
     Target(
         "the task suite, wrapped 84x84: ≥ 1,000 steps/s per family (min and median)",
         _suite("wrapped 84x84", "steps/s", 1000, True),
