@@ -108,7 +108,7 @@ def test_the_page_states_each_target_as_measured(tmp_path, capsys):
         "slowest Phone, Recents: 900 steps/s (2 screens) | **missed**"
         in rows["in process, wrapped 84x84 ≥ 1,000 steps/s on every app screen at 360x800"]
     )
-    assert "4.00 ms | **met**" in rows["an episode reset from a snapshot ≤ 10 ms (wifi-on, 360x800)"]
+    assert "4.00 ms (360x800) | **met**" in rows["an episode reset from a snapshot ≤ 10 ms (wifi-on)"]
     assert (
         "peak 95 MB | **met**"
         in rows["a worker holding one phone ≤ 100 MB RSS (forked from the trainer: its shared pages count)"]
