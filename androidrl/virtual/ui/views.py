@@ -409,3 +409,23 @@ def find_target(root: View, x: float, y: float, want: Callable[[View], bool]) ->
         if hit is not None:
             return hit
     return root if (root.enabled and want(root)) else None
+
+
+class BottomEnd(FrameLayout):
+    """A frame whose first child fills it and whose others sit at its bottom end, 16 dp in.
+
+    A floating action button's place (CoordinatorLayout with layout_gravity bottom|end and the
+    Material FAB's 16 dp margin), as the Contacts, Phone and Notes lists place theirs.
+    """
+
+    MARGIN_DP = 16.0
+
+    def layout(self, box: Box, clip: Box, scale: float) -> None:
+        View.layout(self, box, clip, scale)
+        content, *floating = self.children
+        content.layout(box, self.visible, scale)
+        margin = round(self.MARGIN_DP * scale)
+        for child in floating:
+            w, h = round(child.width * scale), round(child.height * scale)
+            right, bottom = box[2] - margin, box[3] - margin
+            child.layout((right - w, bottom - h, right, bottom), self.visible, scale)

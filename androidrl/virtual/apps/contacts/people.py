@@ -15,7 +15,7 @@ from functools import partial
 
 from androidrl.virtual.apps.contacts import data
 from androidrl.virtual.apps.contacts.strings import LocalizedActivity
-from androidrl.virtual.apps.contacts.widgets import RID, BottomEnd, action_item, letter_tile, toolbar
+from androidrl.virtual.apps.contacts.widgets import RID, action_item, letter_tile, toolbar
 from androidrl.virtual.system.framework.intent import ACTION_INSERT, Intent
 from androidrl.virtual.ui.recycler import RecyclerList
 from androidrl.virtual.ui.scroll import ScrollState
@@ -25,6 +25,7 @@ from androidrl.virtual.ui.views import (
     TEXT,
     TEXT_SECONDARY,
     WHITE,
+    BottomEnd,
     FrameLayout,
     ImageView,
     LinearLayout,

@@ -5,7 +5,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from androidrl.virtual.ui.views import SURFACE, TEXT, WHITE, Box, Color, FrameLayout, ImageView, LinearLayout, View
+from androidrl.virtual.ui.views import (
+    SURFACE,
+    TEXT,
+    WHITE,
+    Color,
+    ImageView,
+    LinearLayout,
+    View,
+)
 
 PACKAGE = "com.android.contacts"
 RID = f"{PACKAGE}:id/"
@@ -81,23 +89,3 @@ def action_item(resource_id: str, description: str, glyph: str, on_click: Callab
         height=48,
         on_click=on_click,
     )
-
-
-class BottomEnd(FrameLayout):
-    """A frame whose first child fills it and whose second sits at its bottom end, 16 dp in (a FAB's place).
-
-    As ``floating_action_button.xml`` places the button (``layout_gravity="bottom|end"``) in
-    PeopleActivity's CoordinatorLayout.
-    """
-
-    MARGIN_DP = 16.0
-
-    def layout(self, box: Box, clip: Box, scale: float) -> None:
-        View.layout(self, box, clip, scale)
-        content, *floating = self.children
-        content.layout(box, self.visible, scale)
-        margin = round(self.MARGIN_DP * scale)
-        for child in floating:
-            w, h = round(child.width * scale), round(child.height * scale)
-            right, bottom = box[2] - margin, box[3] - margin
-            child.layout((right - w, bottom - h, right, bottom), self.visible, scale)

@@ -24,7 +24,7 @@ from androidrl.virtual.apps.dialer import calllog, lists
 from androidrl.virtual.apps.dialer.data import OUTGOING, calls, people, phones, tel_number
 from androidrl.virtual.apps.dialer.dialpad import DIALABLE, dialpad
 from androidrl.virtual.apps.dialer.strings import LocalizedActivity
-from androidrl.virtual.apps.dialer.widgets import PACKAGE, RID, BottomEnd
+from androidrl.virtual.apps.dialer.widgets import PACKAGE, RID
 from androidrl.virtual.system.framework.intent import (
     ACTION_DIAL,
     ACTION_INSERT,
@@ -41,6 +41,7 @@ from androidrl.virtual.ui.views import (
     TEXT,
     TEXT_SECONDARY,
     WHITE,
+    BottomEnd,
     ImageView,
     LinearLayout,
     TextView,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from androidrl.virtual.apps.dialer.data import DAY_MS, HOUR_MS, MINUTE_MS, local_day
 from androidrl.virtual.ui.config import current, localized
-from androidrl.virtual.ui.views import WHITE, Box, Color, FrameLayout, ImageView, View
+from androidrl.virtual.ui.views import WHITE, Color, ImageView
 
 PACKAGE = "com.android.dialer"
 RID = f"{PACKAGE}:id/"
@@ -68,19 +68,3 @@ def relative_time(string: Callable[..., str], when: int, now: int, zone: str) ->
     day = local_day(when, zone)
     month = localized(_MONTHS)[day.month - 1]
     return f"{day.day}. {month}" if current().language == "de" else f"{month} {day.day}"
-
-
-class BottomEnd(FrameLayout):
-    """A frame whose first child fills it and whose others sit at its bottom end, 16 dp in (a FAB's place)."""
-
-    MARGIN_DP = 16.0
-
-    def layout(self, box: Box, clip: Box, scale: float) -> None:
-        View.layout(self, box, clip, scale)
-        content, *floating = self.children
-        content.layout(box, self.visible, scale)
-        margin = round(self.MARGIN_DP * scale)
-        for child in floating:
-            w, h = round(child.width * scale), round(child.height * scale)
-            right, bottom = box[2] - margin, box[3] - margin
-            child.layout((right - w, bottom - h, right, bottom), self.visible, scale)

@@ -28,8 +28,7 @@ from androidrl.virtual.ui.views import (
     TEXT,
     TEXT_SECONDARY,
     WHITE,
-    Box,
-    FrameLayout,
+    BottomEnd,
     ImageView,
     LinearLayout,
     ScrollingList,
@@ -56,22 +55,6 @@ def edit_intent(note_id: int | None = None) -> Intent:
     if note_id is None:
         return Intent(component=(PACKAGE, EDITOR))
     return Intent(ACTION_EDIT, component=(PACKAGE, EDITOR), data=note_uri(note_id))
-
-
-class BottomEnd(FrameLayout):
-    """A frame whose first child fills it and whose second sits at its bottom end, 16 dp in (a FAB's place)."""
-
-    MARGIN_DP = 16.0
-
-    def layout(self, box: Box, clip: Box, scale: float) -> None:
-        View.layout(self, box, clip, scale)
-        content, *floating = self.children
-        content.layout(box, self.visible, scale)
-        margin = round(self.MARGIN_DP * scale)
-        for child in floating:
-            w, h = round(child.width * scale), round(child.height * scale)
-            right, bottom = box[2] - margin, box[3] - margin
-            child.layout((right - w, bottom - h, right, bottom), self.visible, scale)
 
 
 class NotesActivity(Activity):
