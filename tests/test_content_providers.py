@@ -24,6 +24,7 @@ from androidrl.virtual.apps.launcher.app import PACKAGE as LAUNCHER_PACKAGE
 from androidrl.virtual.phone import VirtualPhone
 from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell
+from androidrl.virtual.system.app_context import app_context
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import check_content
 from androidrl.virtual.system.content.settings import java_hash
@@ -445,7 +446,7 @@ def probe_app() -> App:
 @pytest.fixture
 def probe():
     core = PhoneCore(WIDTH, HEIGHT, DENSITY, apps=[launcher_app(), probe_app(), *provider_packages()],
-                     home=(LAUNCHER_PACKAGE, LAUNCHER))  # fmt: skip
+                     home=(LAUNCHER_PACKAGE, LAUNCHER), app_context=app_context)  # fmt: skip
     core.shell = lambda line, stdin=b"": Shell(core, COMMANDS).run(line, stdin)
     return core
 

@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from androidrl.commands import USAGE
+from androidrl.arguments import USAGE
 
 
 def add(sub: argparse._SubParsersAction) -> None:

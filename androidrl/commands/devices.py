@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from androidrl.commands import host_arg, port_arg
+from androidrl.arguments import host_arg, port_arg
 
 #: What to do about a device in each state adb reports besides ``device``.
 STATE_HELP = {

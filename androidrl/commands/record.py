@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from androidrl.commands import USAGE, int_in, seed_arg
+from androidrl.arguments import USAGE, int_in, seed_arg
 
 
 def add(sub: argparse._SubParsersAction) -> None:

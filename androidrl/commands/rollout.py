@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from androidrl.commands import USAGE, add_screen, int_in, seed_arg
+from androidrl.arguments import USAGE, add_screen, int_in, seed_arg
 
 
 def add(sub: argparse._SubParsersAction) -> None:

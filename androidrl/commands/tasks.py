@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from androidrl.commands import USAGE
+from androidrl.arguments import USAGE
 
 
 def add(sub: argparse._SubParsersAction) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from androidrl.commands import USAGE, add_screen, seed_arg
+from androidrl.arguments import USAGE, add_screen, seed_arg
 from androidrl.virtual.adbd.keys import DEFAULT_KEYS_DIR, KeysDir, TrustedKeys, load_keys, shown
 from androidrl.virtual.system.fs import DEFAULT_CAPACITY
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from androidrl.commands import add_trust_plugins, int_in, seed_arg
+from androidrl.arguments import add_trust_plugins, int_in, seed_arg
 from androidrl.errors import DeviceError
 from androidrl.recording import EpisodeRecorder
 from androidrl.train import stats

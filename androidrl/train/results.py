@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from androidrl.commands import int_in, seed_arg
+from androidrl.arguments import int_in, seed_arg
 from androidrl.solvers import solver_for
 from androidrl.train import stats
 from androidrl.train.compose import evaluation_env

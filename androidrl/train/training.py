@@ -21,7 +21,7 @@ from typing import Any
 
 from stable_baselines3.common.vec_env import VecNormalize
 
-from androidrl.commands import add_trust_plugins, seed_arg
+from androidrl.arguments import add_trust_plugins, seed_arg
 from androidrl.errors import AndroidRLError
 from androidrl.train import stats
 from androidrl.train.callbacks import Checkpoints, Progress, evaluation_callback

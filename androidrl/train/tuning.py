@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from androidrl.commands import int_in, number_in, seed_arg
+from androidrl.arguments import int_in, number_in, seed_arg
 from androidrl.train.config import (
     OFF_POLICY,
     Config,

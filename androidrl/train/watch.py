@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from androidrl.commands import add_trust_plugins, int_in, number_in
+from androidrl.arguments import add_trust_plugins, int_in, number_in
 from androidrl.errors import DeviceError
 from androidrl.recording import load_dataset
 from androidrl.train.analysis import annotated_frames

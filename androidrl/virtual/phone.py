@@ -36,6 +36,7 @@ from androidrl.virtual.shell.commands import COMMANDS
 from androidrl.virtual.shell.interpreter import Shell, ShellResult
 from androidrl.virtual.shell.registry import system_bin
 from androidrl.virtual.shell.stdin import Stdin
+from androidrl.virtual.system.app_context import app_context
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.stock import CLOCK_PACKAGE, CLOCK_PROVIDERS, provider_packages
 from androidrl.virtual.system.core import PhoneCore
@@ -137,6 +138,7 @@ class VirtualPhone(PhoneCore):
             density,
             apps=default_apps(),
             home=(LAUNCHER_PACKAGE, LAUNCHER),
+            app_context=app_context,
             app_from_apk=installed_app,
             seed=seed,
             serial=serial,

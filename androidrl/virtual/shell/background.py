@@ -18,54 +18,52 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import TYPE_CHECKING
 
 from androidrl.virtual.shell import expansion
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.streams import NO_INPUT, Closed, FileOut, RedirectError, Streams, apply_redirects
 from androidrl.virtual.shell.tree import AndOr, Group, Redirected, Simple, Subshell
 
-if TYPE_CHECKING:
-    from androidrl.virtual.shell.interpreter import Shell
-
 #: The top-level commands of a job: ``(and-or list, whether it runs in the background)``.
 Items = tuple[tuple[AndOr, bool], ...]
 
 
-def start_detached(sh: Shell, item: AndOr) -> int | None:
-    """Start ``item`` as a job that outlives ``sh``'s command, if it is one; its pid, else None.
+class DetachedJobs:
+    """Jobs that outlive their command (mixed into :class:`~androidrl.virtual.shell.interpreter.Shell`)."""
 
-    It is one when it is a ``( list )`` or ``{ list; }`` whose redirections send both stdout and
-    stderr away from the client, and whose list begins with ``sleep N``.
-    """
-    if item.rest or len(item.first.commands) != 1 or item.first.negate:
-        return None
-    command = item.first.commands[0]
-    if not isinstance(command, Redirected) or not isinstance(command.command, (Subshell, Group)):
-        return None
-    items = command.command.body.items
-    if not items or _sleep_seconds(sh, items[0][0]) is None:
-        return None
-    try:
-        io = apply_redirects(sh, command.redirects, Streams(NO_INPUT, dict(sh.io.fds)))
-    except RedirectError:
-        return None  # (the job runs as any other, and says why)
-    if not all(isinstance(io.fds.get(fd), (FileOut, Closed)) or fd not in io.fds for fd in (1, 2)):
-        return None  # its output goes to the client: the command waits for it
-    job = _detached_shell(sh, io)
-    _resume(job, items)
-    return job.pid
+    def start_detached(self, item: AndOr) -> int | None:
+        """Start ``item`` as a job that outlives this shell's command, if it is one; its pid, else None.
+
+        It is one when it is a ``( list )`` or ``{ list; }`` whose redirections send both stdout and
+        stderr away from the client, and whose list begins with ``sleep N``.
+        """
+        if item.rest or len(item.first.commands) != 1 or item.first.negate:
+            return None
+        command = item.first.commands[0]
+        if not isinstance(command, Redirected) or not isinstance(command.command, (Subshell, Group)):
+            return None
+        items = command.command.body.items
+        if not items or _sleep_seconds(self, items[0][0]) is None:
+            return None
+        try:
+            io = apply_redirects(self, command.redirects, Streams(NO_INPUT, dict(self.io.fds)))
+        except RedirectError:
+            return None  # (the job runs as any other, and says why)
+        if not all(isinstance(io.fds.get(fd), (FileOut, Closed)) or fd not in io.fds for fd in (1, 2)):
+            return None  # its output goes to the client: the command waits for it
+        job = self._detached_shell(io)
+        _resume(job, items)
+        return job.pid
+
+    def _detached_shell(self, io: Streams):
+        """A copy of this shell that is no longer its child: its own pid, no client to cancel it, no deadline."""
+        child = self.subshell(io)
+        child.cancel, child.deadline, child.job = threading.Event(), None, None
+        child.pid = self.phone.processes.shell_pid()
+        return child
 
 
-def _detached_shell(sh: Shell, io: Streams) -> Shell:
-    """A copy of ``sh`` that is no longer its child: its own pid, no client to cancel it, no deadline."""
-    child = sh.subshell(io)
-    child.cancel, child.deadline, child.job = threading.Event(), None, None
-    child.pid = sh.phone.processes.shell_pid()
-    return child
-
-
-def _resume(sh: Shell, items: Items) -> None:
+def _resume(sh, items: Items) -> None:
     """Run the job's commands from the first: up to a top-level ``sleep``, whose rest waits on the phone's clock."""
     for index, (item, background) in enumerate(items):
         seconds = None if background else _sleep_seconds(sh, item)
@@ -78,7 +76,7 @@ def _resume(sh: Shell, items: Items) -> None:
             return
 
 
-def _run_item(sh: Shell, item: AndOr, background: bool) -> bool:
+def _run_item(sh, item: AndOr, background: bool) -> bool:
     """Run one top-level command of the job; False when the job ends there (``exit``, an error)."""
     try:
         if background:
@@ -95,7 +93,7 @@ def _run_item(sh: Shell, item: AndOr, background: bool) -> bool:
     return True
 
 
-def _sleep_seconds(sh: Shell, item: AndOr) -> float | None:
+def _sleep_seconds(sh, item: AndOr) -> float | None:
     """The seconds of an and-or list that is only ``sleep N`` (no redirection, no assignment); else None."""
     if item.rest or len(item.first.commands) != 1 or item.first.negate:
         return None

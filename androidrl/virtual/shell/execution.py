@@ -15,10 +15,8 @@ import contextlib
 import posixpath
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from androidrl.virtual.shell import conditions, expansion, patterns
-from androidrl.virtual.shell.background import start_detached
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.jobs import Job
 from androidrl.virtual.shell.stdin import Stdin
@@ -41,9 +39,6 @@ from androidrl.virtual.shell.tree import (
     Subshell,
 )
 
-if TYPE_CHECKING:
-    from androidrl.virtual.shell.interpreter import Shell
-
 MAX_SUBSTITUTION_DEPTH = 16
 MAX_CALL_DEPTH = 40
 #: POSIX's special builtins: found before functions, and their assignments stay.
@@ -53,7 +48,7 @@ _TOOL_DIRS = ("/system/bin/", "/system/xbin/", "/vendor/bin/", "/bin/")
 
 # A command: (shell, argv, stdin) -> (stdout, stderr, exit code); stdin is the shell's input (a Stdin, or bytes
 # for a command another command runs): read it with Shell.read_stdin, stdin_chunks or read_line.
-Command = Callable[["Shell", list[str], "bytes | Stdin"], tuple[bytes, bytes, int]]
+Command = Callable[["Execution", list[str], "bytes | Stdin"], tuple[bytes, bytes, int]]
 
 
 def is_builtin(command: Command) -> bool:
@@ -129,7 +124,7 @@ class Execution:
         A job whose output goes to no client and that begins with ``sleep`` goes on after the
         command, on the phone's clock (:mod:`~androidrl.virtual.shell.background`): None then.
         """
-        pid = start_detached(self, item)
+        pid = self.start_detached(item)
         if pid is not None:
             self.last_job = pid
             return None
@@ -147,7 +142,7 @@ class Execution:
 
     # ------------------------------------------------------------------ subshells
 
-    def subshell(self, streams: Streams | None = None) -> Shell:
+    def subshell(self, streams: Streams | None = None) -> Execution:
         """A copy of this shell (``( )``, a pipeline stage, ``$(...)``, a job): what it changes stays in it."""
         if self.depth >= MAX_SUBSTITUTION_DEPTH * 4:
             raise ShellError("subshells nested too deeply")
@@ -161,7 +156,7 @@ class Execution:
         child.io = streams or self.io
         return child
 
-    def spawn(self, name: str, script: str | None, positional: list[str]) -> Shell:
+    def spawn(self, name: str, script: str | None, positional: list[str]) -> Execution:
         """A new shell process run by this one (``sh``): the exported variables only, this one's input and output."""
         child = type(self)(self.phone, self.commands, self.cancel, self.deadline, self.depth + 1)
         child.cwd = self.cwd
@@ -171,7 +166,7 @@ class Execution:
         child.io, child.job = self.io, self.job
         return child
 
-    def run_isolated(self, body: Callable[[Shell], int]) -> int:
+    def run_isolated(self, body: Callable[[Execution], int]) -> int:
         """Run ``body(self)`` as a subshell's whole life: ``exit``, errors and stray ``return`` end only it."""
         try:
             return body(self)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from androidrl.virtual.shell import patterns
 from androidrl.virtual.shell.arithmetic import Evaluator
+from androidrl.virtual.shell.background import DetachedJobs
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.execution import Command, Execution, is_builtin
 from androidrl.virtual.shell.jobs import Job, Jobs
@@ -62,7 +63,7 @@ class ShellResult:
     exit_code: int = 0
 
 
-class Shell(Execution):
+class Shell(Execution, DetachedJobs):
     """One shell process on a phone (``sh -c LINE``, an ``adb shell`` session, a script, a subshell or a job).
 
     Args:

@@ -6,7 +6,8 @@ and input dispatch — and answers for them as one phone (thin methods that hand
 whose job it is). It knows no particular app: the apps and the home screen are given to it
 (:class:`~androidrl.virtual.phone.VirtualPhone` installs the default ones), and apps see
 the system only through their :class:`~androidrl.virtual.system.framework.app.Context`
-(:func:`~androidrl.virtual.system.app_context.app_context` builds it on the core's services).
+(``app_context``, given by the composition — :func:`~androidrl.virtual.system.app_context.app_context` —
+builds it on the core's services).
 
 Everything is guarded by one re-entrant lock, shared by the parts, so an adb server thread
 and the caller's thread can use the same phone.
@@ -25,13 +26,12 @@ import numpy as np
 
 from androidrl.virtual.system.activity_manager import ActivityManager
 from androidrl.virtual.system.alarm_manager import AlarmManager
-from androidrl.virtual.system.app_context import app_context
 from androidrl.virtual.system.broadcasts import Broadcasts
 from androidrl.virtual.system.clipboard import Clipboard
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import seed_content
 from androidrl.virtual.system.content.service import ContentService
-from androidrl.virtual.system.framework.app import Activity, App
+from androidrl.virtual.system.framework.app import Activity, App, Context
 from androidrl.virtual.system.framework.content import ProviderError
 from androidrl.virtual.system.framework.intent import ACTION_BOOT_COMPLETED, Intent
 from androidrl.virtual.system.framework.metrics import DisplayMetrics
@@ -89,6 +89,7 @@ class PhoneCore:
         density: Screen density in dpi (160 = 1 px per dp).
         apps: The installed packages.
         home: (package, activity class) of the home screen; its package must be in ``apps``.
+        app_context: Builds the apps' context on this core's services (the composition's choice).
         seed: Seeds every random choice the phone makes (e.g. the practice target).
         serial: ``ro.serialno``.
         model: ``ro.product.model``.
@@ -141,6 +142,7 @@ class PhoneCore:
         *,
         apps: Iterable[App],
         home: tuple[str, str],
+        app_context: Callable[[PhoneCore], Context],
         seed: int = 0,
         serial: str = "virtual-phone",
         model: str = "androidrl Virtual Phone",
