@@ -1,6 +1,12 @@
 """The leaderboard: cells written one file each (a rerun skips them), baselines, a PPO cell, the page."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +15,21 @@ from androidrl.tasks.family import family_specs
 from androidrl.tasks.spec import CATEGORIES
 from androidrl.train.leaderboard import PPO_FAMILIES, _run_cells, main
 from androidrl.train.lock import RunLock
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "leaderboard.py"
+
+
+def _start(argv: list[str], started) -> subprocess.Popen:
+    """scripts/leaderboard.py in a process group of its own; returns once ``started()`` holds."""
+    process = subprocess.Popen([sys.executable, str(SCRIPT), *argv], stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not started():
+        if process.poll() is not None or time.monotonic() > deadline:
+            os.killpg(process.pid, signal.SIGKILL)
+            pytest.fail(f"the leaderboard did not start: {process.communicate()[1]}")
+        time.sleep(0.1)
+    return process
 
 
 def test_baseline_cells_are_written_once_and_rendered(tmp_path, capsys):
@@ -70,3 +91,28 @@ def test_ppo_trains_three_families_of_every_category():
     assert list(PPO_FAMILIES) == list(CATEGORIES)
     for category, names in PPO_FAMILIES.items():
         assert len(set(names)) == 3 and all(specs[name].category == category for name in names), category
+
+
+def test_sigterm_between_cells_stops_the_runner_and_keeps_the_cells_written(tmp_path):
+    results = tmp_path / "results"
+    argv = ["baselines", "--results", str(results), "--families", "wifi-on", "--episodes", "400"]
+    process = _start(argv, lambda: (results / "baseline" / "wifi-on-easy.json").exists())
+    os.kill(process.pid, signal.SIGTERM)  # (while it plays the medium tier: no training to stop)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and "Traceback" not in err, err
+    assert "SIGTERM: stopped; the cells written so far are kept" in err
+    assert [p.name for p in (results / "baseline").iterdir()] == ["wifi-on-easy.json"]
+
+
+@pytest.mark.slow
+def test_sigterm_while_a_cell_trains_stops_the_runner_without_writing_the_cell(tmp_path):
+    results, runs = tmp_path / "results", tmp_path / "runs"
+    argv = ["ppo", "--results", str(results), "--runs", str(runs), "--families", "tap-target", "--budget", "100000"]
+    process = _start(argv, lambda: any((runs / "tap-target-easy-s0" / "checkpoints").glob("*.zip")) or
+                     (runs / "tap-target-easy-s0" / "tb").is_dir())  # fmt: skip
+    time.sleep(1)
+    os.kill(process.pid, signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and "Traceback" not in err, err
+    assert "SIGTERM: saved" in err and "the same command goes on" in err
+    assert not (results / "ppo").exists()  # the cell is not written: the next run trains it again

@@ -20,6 +20,7 @@ import argparse
 import json
 import resource
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Iterable
@@ -286,12 +287,24 @@ def render(results: Path, command: str) -> tuple[str, dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``scripts/leaderboard.py``: run leaderboard cells (resumable) and render the page (exit 1 on a run error)."""
+    """``scripts/leaderboard.py``: run leaderboard cells (resumable) and render the page (exit 1 on a run error).
+
+    Ctrl-C or SIGTERM stops it wherever it is (training, evaluating, between cells): the cells
+    written so far stay, and the same command goes on from the first missing one (exit 130/143).
+    """
+    from androidrl.train.training import Interrupted, interrupt_on_sigterm
+
     try:
-        return _main(argv)
+        with interrupt_on_sigterm():
+            return _main(argv)
     except ConfigError as err:  # e.g. a cell's run directory in use by another trainer
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        print(f"\n{signal.Signals(signum).name}: stopped; the cells written so far are kept, "
+              "the same command goes on", file=sys.stderr)  # fmt: skip
+        return 128 + signum
 
 
 def _main(argv: list[str] | None) -> int:

@@ -30,7 +30,7 @@ from androidrl.train.config import MAX_EPISODES, Config, ConfigError, load_confi
 from androidrl.train.evaluation import evaluate, evaluate_run, summarize
 from androidrl.train.runs import Run, command_line
 from androidrl.train.seeds import AFTERWARDS, evaluation_seed
-from androidrl.train.training import Interrupted, train
+from androidrl.train.training import Interrupted, interrupt_on_sigterm, train
 
 
 @dataclass
@@ -310,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, TypeError, KeyError) as err:
         parser.error(f"--merge: not rows saved with --json: {err}")
     try:
-        rows += [learnability(path, args.seeds, args.episodes, args.runs, args.set) for path in args.configs]
+        with interrupt_on_sigterm():  # (between runs too, not only while one trains)
+            rows += [learnability(path, args.seeds, args.episodes, args.runs, args.set) for path in args.configs]
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

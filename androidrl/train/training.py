@@ -64,12 +64,12 @@ class TrainResult:
         return self.stopped_by is not None
 
 
-class _Stop(Exception):
-    """Raised in the main thread when SIGTERM arrives (SIGINT raises KeyboardInterrupt)."""
+class Interrupted(BaseException):
+    """A signal stopped a training, or a command that runs several (a tuning trial, a table's seed): stop them all.
 
-
-class Interrupted(Exception):
-    """A signal stopped a training that was one of several (a tuning trial, a table's seed): stop them all.
+    Raised in the main thread when SIGTERM arrives (:func:`interrupt_on_sigterm`; SIGINT raises
+    KeyboardInterrupt). A BaseException, as KeyboardInterrupt is, so that no ``except Exception``
+    (a checkpoint that fails to load, a worker's fault) takes the stop for a failure and goes on.
 
     Attributes:
         signum: The signal (SIGINT or SIGTERM); a command exits with ``128 + signum``.
@@ -129,11 +129,11 @@ def _quiet_full_disk_in_threads():
 
 
 @contextlib.contextmanager
-def _stop_on_sigterm():
-    """Turn SIGTERM (what schedulers send) into an exception training can catch, as Ctrl-C is."""
+def interrupt_on_sigterm():
+    """Turn SIGTERM (what schedulers send) into :class:`Interrupted`, as Ctrl-C is KeyboardInterrupt."""
 
     def stop(signum: int, frame: Any) -> None:
-        raise _Stop
+        raise Interrupted(signum)
 
     try:
         previous = signal.signal(signal.SIGTERM, stop)
@@ -216,16 +216,16 @@ def _train(
             run.record(command)
         stopped_by = None
         try:
-            with _stop_on_sigterm(), _quiet_full_disk_in_threads():
+            with interrupt_on_sigterm(), _quiet_full_disk_in_threads():
                 model.learn(
                     total - done,
                     callback=_callbacks(run, env.num_envs, eval_env, on_evaluation),
                     reset_num_timesteps=not resume,
                     tb_log_name="train",
                 )
-        except (KeyboardInterrupt, _Stop) as stop:
+        except (KeyboardInterrupt, Interrupted) as stop:
             stopping.enter_context(_stopping())  # until the envs are closed
-            stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
+            stopped_by = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
             path = save_checkpoint(run, model)
             name = signal.Signals(stopped_by).name
             print(f"\n{name}: saved {path}; continue with --resume {run.directory}", file=sys.stderr)

@@ -239,14 +239,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--study-dir", type=Path, help="where the study lives (default: <run_dir>/<experiment>-tune)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", help="override a config key")
     args = parser.parse_args(argv)
-    from androidrl.train.training import Interrupted
+    from androidrl.train.training import Interrupted, interrupt_on_sigterm
 
     study_dir = args.study_dir
     try:
         config = load_config(args.config, args.set)
         study_dir = study_dir or Path(config.run_dir) / f"{config.experiment}-tune"
         command = command_line("tune", sys.argv[1:] if argv is None else argv)
-        study = tune(config, study_dir, args.trials, args.seeds, args.timeout, command)
+        with interrupt_on_sigterm():  # (between trials too, not only while one trains)
+            study = tune(config, study_dir, args.trials, args.seeds, args.timeout, command)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
