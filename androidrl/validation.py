@@ -99,6 +99,10 @@ def format_errors(err: ValidationError) -> str:
 # ---------------------------------------------------------------------------- strict scalars
 
 
+#: A model class -> its fields as (name, alias, annotation).
+_FIELDS: dict[type, list[tuple[str, str | None, Any]]] = {}
+
+
 class StrictScalars(BaseModel):
     """A model whose numbers are never booleans, and whose booleans are only ``true`` or ``false``.
 
@@ -113,14 +117,28 @@ class StrictScalars(BaseModel):
         if not isinstance(data, dict):
             return data
         errors = []
-        for name, field in cls.model_fields.items():
-            key = field.alias if field.alias is not None and field.alias in data else name
+        fields = _FIELDS.get(cls)
+        if fields is None:  # (model_fields is a slow property, and every episode's spec is checked)
+            fields = _FIELDS[cls] = [(name, f.alias, f.annotation) for name, f in cls.model_fields.items()]
+        for name, alias, annotation in fields:
+            key = alias if alias is not None and alias in data else name
             if key in data:
-                problems = scalar_problems(field.annotation, data[key]) or []
+                problems = scalar_problems(annotation, data[key]) or []
                 errors += [(join_path(key, sub), message) for sub, message in problems]
         if errors:
             raise NestedErrors(errors)
         return data
+
+
+#: id(annotation) -> (annotation, its origin, its args): typing's lookups are slow, and the annotations few.
+_ANNOTATIONS: dict[int, tuple[Any, Any, tuple]] = {}
+
+
+def _origin_and_args(annotation: Any) -> tuple[Any, tuple]:
+    known = _ANNOTATIONS.get(id(annotation))
+    if known is None or known[0] is not annotation:
+        known = _ANNOTATIONS[id(annotation)] = (annotation, typing.get_origin(annotation), typing.get_args(annotation))
+    return known[1], known[2]
 
 
 def scalar_problems(annotation: Any, value: Any) -> list[tuple[str, str]] | None:
@@ -128,8 +146,9 @@ def scalar_problems(annotation: Any, value: Any) -> list[tuple[str, str]] | None
 
     None when ``value`` is not of the annotation's kind at all (pydantic says what is wrong), [] when it is fine.
     """
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
+    if annotation is str and type(value) is str:  # (the commonest case, first: an episode's spec checks many)
+        return []
+    origin, args = _origin_and_args(annotation)
     if origin is typing.Annotated:
         return scalar_problems(args[0], value)
     if origin in (typing.Union, types.UnionType):

@@ -142,6 +142,20 @@ def test_a_snapshot_keeps_the_screen_lock_and_notifications(phone):
     assert [n.tag for n in phone.notifications.active()] == ["tag"]
 
 
+def test_a_snapshot_puts_back_settings_properties_and_the_random_draws_and_loads_again(phone):
+    phone.shell("settings put system screen_brightness 80; setprop persist.sys.test one")
+    phone.save_snapshot("s")
+    draws = [phone.next_seed() for _ in range(3)]
+    for _ in range(2):  # (the snapshot is left as it was: a second load is the same)
+        phone.shell(
+            "settings put system screen_brightness 5; settings put global new_key 1; setprop persist.sys.test two"
+        )
+        phone.load_snapshot("s")
+        assert phone.shell("settings get system screen_brightness; settings get global new_key").stdout == b"80\nnull\n"
+        assert phone.shell("getprop persist.sys.test").stdout == b"one\n"
+        assert [phone.next_seed() for _ in range(3)] == draws
+
+
 # ---------------------------------------------------------------------------- the shade and notifications
 
 

@@ -293,7 +293,7 @@ class PhoneCore:
 
     #: The parts whose whole state a snapshot holds (with the apps, their tasks, the properties and root).
     _SNAPSHOT_PARTS = (
-        "settings", "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
+        "fs", "metrics", "processes", "clock", "clipboard", "wakefulness", "keyguard", "notifications",
         "status_bar", "lock_settings", "alarm_manager",
     )  # fmt: skip
 
@@ -303,8 +303,10 @@ class PhoneCore:
         Like an emulator's snapshot (``adb emu avd snapshot save NAME``); an existing one is replaced.
         """
         with self.lock:
-            state = copy.deepcopy(self._state(), self._shared())
-            self._snapshots[name] = {**state, "log": self.log.state(), "content": self.content.state()}
+            state = copy.deepcopy(self._state(), self._shared())  # (and what copies itself faster, below)
+            self._snapshots[name] = {**state, "log": self.log.state(), "content": self.content.state(),
+                                     "settings": self.settings.state(), "props": dict(self.props),
+                                     "rng": self._rng.bit_generator.state}  # fmt: skip
             self._snapshot_info.pop(name, None)  # a replaced snapshot goes to the end, as a new one
             self._snapshot_info[name] = SnapshotInfo(
                 name, time.time(), time.monotonic() - self._created, SNAPSHOT_BASE_BYTES + self.fs.used_bytes()
@@ -320,7 +322,8 @@ class PhoneCore:
             if name not in self._snapshots:
                 raise KeyError(f"no snapshot named {name!r}")
             saved = self._snapshots[name]  # (its log lines and database images are immutable: shared, not copied)
-            state = copy.deepcopy({k: v for k, v in saved.items() if k not in ("log", "content")}, self._shared())
+            flat = ("log", "content", "settings", "props", "rng")
+            state = copy.deepcopy({k: v for k, v in saved.items() if k not in flat}, self._shared())
             for part, values in state["parts"].items():
                 vars(getattr(self, part)).clear()
                 vars(getattr(self, part)).update(values)
@@ -328,9 +331,10 @@ class PhoneCore:
             self.apps.update(state["apps"])
             self.content.restore(saved["content"])
             self.activities.restore(state["activities"])
+            self.settings.restore(saved["settings"])
             self.props.clear()
-            self.props.update(state["props"])
-            self.root, self._rng = state["root"], state["rng"]
+            self.props.update(saved["props"])
+            self._rng.bit_generator.state, self.root = saved["rng"], state["root"]  # (the setter copies)
             self.windows.restore(state["windows"])
             self.log.restore(saved["log"])  # (with the clock: a log newer than the phone's time would not be)
             self.scheduler.clear()  # (the jobs waiting are not the loaded phone's)
@@ -354,9 +358,7 @@ class PhoneCore:
             "parts": {part: vars(getattr(self, part)) for part in self._SNAPSHOT_PARTS},
             "apps": self.apps,
             "activities": self.activities.state(),
-            "props": self.props,
             "root": self.root,
-            "rng": self._rng,
             "windows": self.windows.state(),
         }
 

@@ -75,6 +75,19 @@ class SettingsStore:
         self._next_id = {ns: len(values) + 1 for ns, values in DEFAULTS.items()}
         self._on_change = on_change
 
+    def state(self) -> tuple:
+        """A copy of every table, for a snapshot (their values are strings and tuples: two levels copy it all)."""
+        tables = (self._tables, self._rows, self._ids)
+        return (*({ns: dict(table) for ns, table in each.items()} for each in tables), dict(self._next_id))
+
+    def restore(self, state: tuple) -> None:
+        """Put back what :meth:`state` gave (it stays unchanged: it can be restored again)."""
+        tables, rows, ids, next_id = state
+        self._tables = {ns: dict(table) for ns, table in tables.items()}
+        self._rows = {ns: dict(table) for ns, table in rows.items()}
+        self._ids = {ns: dict(table) for ns, table in ids.items()}
+        self._next_id = dict(next_id)
+
     def setting_id(self, namespace: str, key: str) -> int | None:
         """The id of ``key``'s current value (a default's: its place among the defaults), or None when unset."""
         if key not in self._tables[namespace]:
