@@ -31,7 +31,7 @@ def test_results_trains_each_seed_and_writes_a_table_that_merges_back(tmp_path, 
         assert (tmp_path / "runs" / f"tiny-seed{seed['seed']}" / "final_model.zip").is_file()
     assert "| `tiny.yaml` | tap-target | 128 | 2 |" in table and "| 100% | " in table
     text = page.read_text()
-    assert table in text and "--seeds 0 1 --episodes 3 --json rows0.json" in text
+    assert table in text and "tiny.yaml --seeds 0 1 --episodes 3 --json results/learnability/tiny.json" in text
 
     merged = tmp_path / "merged.md"
     assert main(["--merge", str(rows), "--episodes", "3", "--out", str(merged)]) == 0

@@ -32,6 +32,9 @@ from androidrl.train.runs import Run, command_line
 from androidrl.train.seeds import AFTERWARDS, evaluation_seed
 from androidrl.train.training import Interrupted, interrupt_on_sigterm, train
 
+#: Where each config's rows are kept (``--json``), so one config can be measured again and merged.
+ROWS_DIR = "results/learnability"
+
 
 @dataclass
 class SeedResult:
@@ -243,17 +246,18 @@ def table(rows: list[Row], episodes: int) -> str:
 
 
 def commands(rows: list[Row], episodes: int) -> list[str]:
-    """The commands that make ``rows`` again: one per set of seeds, then the merge."""
-    groups: dict[tuple[int, ...], list[str]] = {}
-    for row in rows:
-        groups.setdefault(tuple(s.seed for s in row.seeds), []).append(f"configs/{row.config}")
+    """The commands that make ``rows`` again: one per config (its rows kept in ``results/learnability/``), the merge.
+
+    One file a config, so a config that changed is measured again alone and merged with the others' rows.
+    """
     lines, parts = [], []
-    for n, (seeds, configs) in enumerate(groups.items()):
+    for row in rows:
+        seeds = " ".join(str(s.seed) for s in row.seeds)
+        part = f"{ROWS_DIR}/{Path(row.config).stem}.json"
         lines.append(
-            f"python scripts/results.py {' '.join(configs)} --seeds {' '.join(map(str, seeds))} "
-            f"--episodes {episodes} --json rows{n}.json"
+            f"python scripts/results.py configs/{row.config} --seeds {seeds} --episodes {episodes} --json {part}"
         )
-        parts.append(f"rows{n}.json")
+        parts.append(part)
     return [*lines, f"python scripts/results.py --merge {' '.join(parts)} --episodes {episodes} --out docs/results.md"]
 
 
@@ -272,8 +276,10 @@ def page(rows: list[Row], episodes: int) -> str:
             "more (below 100%: the policy still forgot and relearned after it first succeeded). Wall",
             "time is the whole run (training and its periodic evaluations) on the 2-core machine, per seed.",
             "",
-            "Not in the table: `emulators.yaml` (needs two Android emulators) and `ray_cluster.yaml`",
-            "(needs a Ray cluster; it trains the quickstart's task, see `tests/test_ray.py`).",
+            "Not in the table: `emulators.yaml` (needs two Android emulators), `ray_cluster.yaml`",
+            "(needs a Ray cluster; it trains the quickstart's task, see `tests/test_ray.py`), and the",
+            "task suite's `suite_settings.yaml` and `leaderboard.yaml`, whose results are in",
+            "[the leaderboard](leaderboard.md).",
             "",
             table(rows, episodes),
             "",
