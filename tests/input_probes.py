@@ -344,6 +344,7 @@ CONFIG: list[tuple[str, dict, str]] = [
     ("vector step_timeout true", {"vector": {"step_timeout": True}}, "vector.step_timeout"),
     ("vector envs_per_worker 0", {"vector": {"envs_per_worker": 0}}, "vector.envs_per_worker"),
     ("vector envs_per_worker 65", {"vector": {"envs_per_worker": 65}}, "vector.envs_per_worker"),
+    ("vector start_method thread", {"vector": {"start_method": "thread"}}, "vector.start_method"),
     ("vector envs_per_worker true", {"vector": {"envs_per_worker": True}}, "vector.envs_per_worker"),
     ("vector fault_timeout inf", {"vector": {"fault_timeout": INF}}, "vector.fault_timeout"),
     ("vector max_restarts -1", {"vector": {"max_restarts": -1}}, "vector.max_restarts"),

@@ -28,7 +28,7 @@ def wrap(env):
 
 
 #: make_vector_env's own arguments; the rest of a test's keywords are VectorSettings.
-_OWN = ("env_kwargs", "shared_memory", "context", "monitor_dir", "seed", "adb_host", "adb_port")
+_OWN = ("env_kwargs", "shared_memory", "monitor_dir", "seed", "adb_host", "adb_port")
 
 
 def vec(devices=(SMALL, SMALL), task="tap-target", **kwargs):
@@ -182,7 +182,7 @@ def test_a_killed_adbd_server_truncates_that_worker_and_it_recovers(adbd, adb_se
     guard = {"retry_interval": 0.2, "probe_timeout": 2.0, "max_down_seconds": 60}
     # forkserver: forked workers would inherit the adbd listening sockets of this process
     # and keep the port taken after the server is stopped.
-    env = vec(devices=[s.serial for s in servers], adb_port=adb_server.port, **guard, context="forkserver")
+    env = vec(devices=[s.serial for s in servers], adb_port=adb_server.port, **guard, start_method="forkserver")
     try:
         env.reset()
         adbd.stop_server(servers[1])  # the device's adbd dies mid-rollout
@@ -231,7 +231,7 @@ def test_a_fault_does_not_stall_the_healthy_devices(adbd, adb_server, fault):
         adb_server.adb("connect", server.serial)
     guard = {"retry_interval": 0.5, "probe_timeout": 5.0, "max_down_seconds": 120}
     serials = [s.serial for s in servers]
-    env = vec(serials, adb_port=adb_server.port, **guard, context="forkserver", fault_timeout=3.0)
+    env = vec(serials, adb_port=adb_server.port, **guard, start_method="forkserver", fault_timeout=3.0)
     actions = np.zeros(3, dtype=int)
 
     def timed(phase):

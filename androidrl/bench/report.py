@@ -174,7 +174,9 @@ def _worker_rss(run: Run) -> tuple[str, bool] | None:
     if figure is None:
         return None
     peak = max(sample for entry in figure["contenders"].values() for sample in entry["samples"])
-    return f"peak {peak:.0f} MB", peak <= 100
+    own = next((f for f in run.data["figures"] if f["name"].startswith("worker memory MB of its own")), None)
+    unique = f" (its own: {run.median(own['name'], 'unique'):.0f} MB)" if own is not None else ""
+    return f"peak {peak:.0f} MB{unique}", peak <= 100
 
 
 #: The targets (issues 16, 24 and 25), each read off one full run.

@@ -64,14 +64,27 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
     return [rate, share]
 
 
-def _rss_mb(pid: int) -> tuple[float, float]:
-    """(current, peak) resident memory of a process, in MB, from /proc."""
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+def _memory_mb(pid: int) -> dict[str, float]:
+    """A process's resident memory in MB, from /proc: ``rss``, its ``peak``, and ``unique`` (shared with no other).
+
+    A worker forked from the trainer maps the trainer's pages (torch's among them) without copying
+    them: they count in its RSS, not in what it adds to the machine's memory (``unique``).
+    """
+    fields = {}
+    for name in ("status", "smaps_rollup"):
+        for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if value.strip().endswith(" kB"):
+                fields[key] = int(value.split()[0]) / 1024
+    return {
+        "rss": fields["VmRSS"],
+        "peak": fields["VmHWM"],
+        "unique": fields["Private_Clean"] + fields["Private_Dirty"],
+    }
 
 
 def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """Resident memory of each vector-env worker at the start and after many steps (growth)."""
+    """Resident memory of each vector-env worker after warm-up and after many steps (growth), and its own share."""
     from androidrl.train.compose import make_vec_env
 
     steps = 400 if rounds < 8 else 2000 if rounds < 20 else 10_000
@@ -84,14 +97,17 @@ def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
         for a in rng.integers(0, env.action_space.n, size=(200, env.num_envs)):  # warm up: caches fill
             env.step(a)
         pids = [p.pid for p in env.venv.processes]
-        start = [_rss_mb(pid)[0] for pid in pids]
+        start = [_memory_mb(pid) for pid in pids]
         for a in rng.integers(0, env.action_space.n, size=(steps, env.num_envs)):  # ``steps`` in each worker
             env.step(a)
-        end = [_rss_mb(pid) for pid in pids]
+        end = [_memory_mb(pid) for pid in pids]
     finally:
         env.close()
     figure = Figure(f"worker RSS MB, after warm-up vs {steps} more steps each", "after warm-up", unit="MB")
-    figure.samples["after warm-up"] = start
-    figure.samples[f"after {steps} steps"] = [current for current, _ in end]
-    figure.samples["peak"] = [peak for _, peak in end]
-    return [figure]
+    figure.samples["after warm-up"] = [m["rss"] for m in start]
+    figure.samples[f"after {steps} steps"] = [m["rss"] for m in end]
+    figure.samples["peak"] = [m["peak"] for m in end]
+    unique = Figure(f"worker memory MB of its own (not shared with the trainer), after {steps} steps", "RSS", unit="MB")
+    unique.samples["RSS"] = [m["rss"] for m in end]
+    unique.samples["unique"] = [m["unique"] for m in end]
+    return [figure, unique]

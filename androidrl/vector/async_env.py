@@ -108,15 +108,14 @@ class DeviceVectorEnv(VectorEnv):
     Args:
         env_fns: One function per env that builds it (see :func:`~androidrl.vector.workers.env_factory`).
         serials: The device of each env, for messages.
-        settings: Workers per process and how faults are handled (``step_timeout``,
-            ``fault_timeout``, ``max_restarts``...: see :class:`~androidrl.vector.settings.VectorSettings`).
-        context: multiprocessing start method (default: the platform's, fork on Linux).
+        settings: Workers per process, how they start and how faults are handled (``step_timeout``,
+            ``start_method``, ``max_restarts``...: see :class:`~androidrl.vector.settings.VectorSettings`).
         shared_memory: Observations through shared memory (when the space allows it).
         copy: Return copies of the observations (set False only if you copy them yourself).
         cleanup: Directories to remove on :meth:`close` (the workers' observation files); local
             workers remove them if this process dies.
         transport: How workers are reached (default: :class:`~androidrl.vector.transport.LocalProcesses`
-            with ``context`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
+            with the settings' ``start_method`` and ``shared_memory``; Ray actors in :mod:`androidrl.vector.cluster`).
     """
 
     def __init__(
@@ -125,7 +124,6 @@ class DeviceVectorEnv(VectorEnv):
         serials: Sequence[str],
         settings: VectorSettings | None = None,
         *,
-        context: str | None = None,
         shared_memory: bool = True,
         copy: bool = True,
         cleanup: Sequence[str | Path] = (),
@@ -144,7 +142,7 @@ class DeviceVectorEnv(VectorEnv):
         self.max_blank_share = settings.max_blank_share
         self.copy = copy
         self._cleanup = [Path(p) for p in cleanup]
-        self.transport = transport or LocalProcesses(context, shared_memory, leftovers=self._cleanup)
+        self.transport = transport or LocalProcesses(settings.start_method, shared_memory, leftovers=self._cleanup)
         probe = env_fns[0]()  # built, never reset: constructors do not touch the device
         try:
             self.single_observation_space = probe.observation_space
@@ -603,7 +601,6 @@ def make_vector_env(
     settings: VectorSettings | None = None,
     env_kwargs: dict[str, Any] | None = None,
     shared_memory: bool = True,
-    context: str | None = None,
     monitor_dir: str | Path | None = None,
     seed: int = 0,
     adb_host: str = "127.0.0.1",
@@ -619,7 +616,6 @@ def make_vector_env(
             shared by the vector env and each worker's :class:`~androidrl.vector.guard.DeviceFaultGuard`.
         env_kwargs: More AndroidEnv arguments (``dump_xml``, ``reset_timeout``...).
         shared_memory: Pass observations through shared memory.
-        context: multiprocessing start method (default: the platform's, fork on Linux).
         monitor_dir: Write SB3 Monitor CSVs (episode return, length, success) here.
         seed: Seeds the virtual phones (``seed + env index``).
         adb_host: Host of the adb server for adb serials.
@@ -654,7 +650,6 @@ def make_vector_env(
         fns,
         [s.worker_serial(i) for i, s in enumerate(specs)],
         settings,
-        context=context,
         shared_memory=shared_memory,
         cleanup=cleanup,
     )

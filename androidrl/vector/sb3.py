@@ -269,4 +269,6 @@ def make_sb3_vec_env(
     fns = [env_factory(spec, i, task, wrap, env_kwargs, monitor_dir, seed, settings) for i, spec in enumerate(specs)]
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    return DummyVecEnv(fns) if backend == "dummy" else SubprocVecEnv(fns)
+    if backend == "dummy":
+        return DummyVecEnv(fns)
+    return SubprocVecEnv(fns, start_method=(settings or VectorSettings()).start_method)

@@ -11,6 +11,8 @@ here, naming the setting (``step_timeout: Input should be greater than 0``).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import ConfigDict, Field
 
 from androidrl.validation import StrictScalars
@@ -35,6 +37,10 @@ class VectorSettings(StrictScalars):
         probe_timeout: How long one reconnection attempt waits for the device (the guard).
         max_down_seconds: A device down longer than this is an error naming it.
         placement_timeout: (ray) Seconds every worker's actor has to be placed on its device's host.
+        start_method: How worker processes start (async and subproc backends): None for the
+            platform's default — fork on Linux, quick, but a worker's RSS then counts the pages it
+            shares with the trainer (torch's included) — or ``forkserver``/``spawn``, a clean process
+            whose RSS is its env's own (about 80 MB for a virtual phone).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -49,6 +55,7 @@ class VectorSettings(StrictScalars):
     probe_timeout: float = Field(default=3.0, gt=0, le=DAY)
     max_down_seconds: float = Field(default=300.0, gt=0, le=7 * DAY)
     placement_timeout: float = Field(default=60.0, gt=0, le=DAY)
+    start_method: Literal["fork", "forkserver", "spawn"] | None = None
 
     def vector_settings(self) -> VectorSettings:
         """These settings alone, without what a subclass adds (the training config's backend and address)."""
