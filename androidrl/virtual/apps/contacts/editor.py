@@ -23,8 +23,9 @@ from functools import partial
 
 from androidrl.virtual.apps.contacts import data
 from androidrl.virtual.apps.contacts.people import quick_contact_intent
-from androidrl.virtual.apps.contacts.strings import EMAIL_TYPES, PHONE_TYPES, LocalizedActivity
+from androidrl.virtual.apps.contacts.strings import EMAIL_TYPES, PHONE_TYPES
 from androidrl.virtual.apps.contacts.widgets import RID, toolbar
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.intent import ACTION_EDIT
 from androidrl.virtual.ui.dialogs import AlertDialog, spinner
 from androidrl.virtual.ui.scroll import ScrollState
@@ -78,7 +79,7 @@ class Section:
             self.add()
 
 
-class ContactEditorActivity(LocalizedActivity):
+class ContactEditorActivity(Activity):
     """The contact editor."""
 
     def on_create(self) -> None:

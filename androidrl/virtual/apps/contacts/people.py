@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import partial
 
 from androidrl.virtual.apps.contacts import data
-from androidrl.virtual.apps.contacts.strings import LocalizedActivity
-from androidrl.virtual.apps.contacts.widgets import RID, action_item, letter_tile, toolbar
+from androidrl.virtual.apps.contacts.widgets import RID, action_item, toolbar
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.intent import ACTION_INSERT, Intent
 from androidrl.virtual.ui.recycler import RecyclerList
 from androidrl.virtual.ui.scroll import ScrollState
@@ -32,6 +32,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import letter_tile
 
 PACKAGE = "com.android.contacts"
 PEOPLE = f"{PACKAGE}.activities.PeopleActivity"
@@ -53,7 +54,7 @@ def quick_contact_intent(contact_id: int) -> Intent:
     )
 
 
-class PeopleActivity(LocalizedActivity):
+class PeopleActivity(Activity):
     """The list of contacts (the launcher's Contacts)."""
 
     #: The toolbar's title (a string key) and whether the floating "Create new contact" button shows.

@@ -17,8 +17,8 @@ from urllib.parse import quote
 
 from androidrl.virtual.apps.contacts import data
 from androidrl.virtual.apps.contacts.people import EDITOR, PACKAGE
-from androidrl.virtual.apps.contacts.strings import LocalizedActivity
-from androidrl.virtual.apps.contacts.widgets import RID, action_item, letter_tile, toolbar
+from androidrl.virtual.apps.contacts.widgets import RID, action_item, toolbar
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.intent import ACTION_EDIT, ACTION_SENDTO, FLAG_ACTIVITY_NEW_TASK, Intent
 from androidrl.virtual.ui.dialogs import AlertDialog, overflow_menu
 from androidrl.virtual.ui.scroll import ScrollState
@@ -33,6 +33,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import letter_tile
 
 ACTION_CALL = "android.intent.action.CALL"
 TAG = "Contacts"
@@ -43,7 +44,7 @@ def fragment(number: str) -> str:
     return quote(number, safe="-_.!~*'()")
 
 
-class QuickContactActivity(LocalizedActivity):
+class QuickContactActivity(Activity):
     """A contact's details."""
 
     def on_create(self) -> None:

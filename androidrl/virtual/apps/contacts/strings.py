@@ -7,11 +7,6 @@ AOSP's resource name), and the type labels from frameworks/base core/res/res/val
 
 from __future__ import annotations
 
-import functools
-
-from androidrl.virtual.system.framework.app import Activity
-from androidrl.virtual.ui import config
-
 #: ``Phone.TYPE_*`` the editor offers, in BaseAccountType.addDataKindPhone's order (Mobile first).
 PHONE_TYPES = (2, 1, 3, 7)  # TYPE_MOBILE, TYPE_HOME, TYPE_WORK, TYPE_OTHER
 #: ``Email.TYPE_*`` the editor offers, in BaseAccountType.addDataKindEmail's order.
@@ -132,32 +127,3 @@ STRINGS = {
         "emailType0": "Benutzerdefiniert",
     },
 }
-
-
-@functools.lru_cache(maxsize=8)
-def table(locale: str) -> dict[str, str]:
-    """Every string in ``locale``'s language, English where it has none (as ``values/`` backs ``values-de/``)."""
-    language = locale.replace("_", "-").split("-")[0].lower()
-    return {**STRINGS[""], **STRINGS.get(language, {})}
-
-
-class LocalizedActivity(Activity):
-    """An activity of the app whose strings come from one table per language (``getString``, fast in a frame)."""
-
-    def string(self, key: str, *args: object) -> str:
-        """The app's string ``key`` in the phone's locale, formatted with ``args``.
-
-        In a frame (a build, an input event) the frame's configuration names the language; a
-        table per language makes each look-up one dict access. Outside one it is the phone's.
-
-        Raises:
-            KeyError: The app has no string of that name.
-        """
-        frame = config.current()
-        if frame is config.DEFAULT:
-            return super().string(key, *args)
-        try:
-            text = table(frame.locale)[key]
-        except KeyError:
-            raise KeyError(f"{self.app.package} has no string {key!r}") from None
-        return text.format(*args) if args else text

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from androidrl.virtual.apps.dialer.data import INCOMING, MISSED, OUTGOING, Call, Caller, Directory, local_day
-from androidrl.virtual.apps.dialer.widgets import RID, letter_tile, relative_time
+from androidrl.virtual.apps.dialer.widgets import RID, relative_time
 from androidrl.virtual.ui.views import (
     PRIMARY,
     SURFACE,
@@ -29,6 +29,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import letter_tile
 
 #: The glyph CallTypeIconsView draws for each call type (an arrow in, out, or the missed one).
 TYPE_GLYPHS = {INCOMING: "<", OUTGOING: ">", MISSED: "!"}

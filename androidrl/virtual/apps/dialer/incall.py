@@ -18,10 +18,11 @@ on screen (the call is not the activity's to drop); End call is the way out.
 from __future__ import annotations
 
 from androidrl.virtual.apps.dialer.data import OUTGOING, Caller, log_call, lookup, phones, tel_number
-from androidrl.virtual.apps.dialer.strings import LocalizedActivity
-from androidrl.virtual.apps.dialer.widgets import RID, letter_tile
+from androidrl.virtual.apps.dialer.widgets import RID
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.ui import config
 from androidrl.virtual.ui.views import WHITE, ImageView, LinearLayout, TextView, View
+from androidrl.virtual.ui.widgets import letter_tile
 
 INCALL = "com.android.incallui.InCallActivity"
 TAG = "Dialer"
@@ -38,7 +39,7 @@ def chronometer(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
-class InCallActivity(LocalizedActivity):
+class InCallActivity(Activity):
     """The screen of one outgoing call."""
 
     def on_create(self) -> None:

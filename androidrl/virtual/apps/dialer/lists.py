@@ -14,7 +14,7 @@ from functools import partial
 
 from androidrl.virtual.apps.dialer.calllog import Row
 from androidrl.virtual.apps.dialer.data import Person, bucket
-from androidrl.virtual.apps.dialer.widgets import RID, letter_tile
+from androidrl.virtual.apps.dialer.widgets import RID
 from androidrl.virtual.ui.views import (
     PRIMARY,
     TEXT_SECONDARY,
@@ -24,6 +24,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import letter_tile
 
 
 def favorites(host, people: list[Person]) -> list[Row]:

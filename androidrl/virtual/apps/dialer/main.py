@@ -23,8 +23,8 @@ from androidrl.keycodes import KEYCODE_DEL
 from androidrl.virtual.apps.dialer import calllog, lists
 from androidrl.virtual.apps.dialer.data import OUTGOING, calls, people, phones, tel_number
 from androidrl.virtual.apps.dialer.dialpad import DIALABLE, dialpad
-from androidrl.virtual.apps.dialer.strings import LocalizedActivity
 from androidrl.virtual.apps.dialer.widgets import PACKAGE, RID
+from androidrl.virtual.system.framework.app import Activity
 from androidrl.virtual.system.framework.intent import (
     ACTION_DIAL,
     ACTION_INSERT,
@@ -65,7 +65,7 @@ def encoded(number: str) -> str:
     return quote(number, safe="-_.!~*'()")
 
 
-class MainActivity(LocalizedActivity):
+class MainActivity(Activity):
     """The Phone app."""
 
     def on_create(self) -> None:

@@ -10,11 +10,6 @@ a string with no German translation there falls back to English, as Android does
 
 from __future__ import annotations
 
-import functools
-
-from androidrl.virtual.system.framework.app import Activity
-from androidrl.virtual.ui import config
-
 STRINGS = {
     "": {
         "applicationLabel": "Phone",
@@ -107,32 +102,3 @@ STRINGS = {
         "phoneType7": "Sonstige",
     },
 }
-
-
-@functools.lru_cache(maxsize=8)
-def table(locale: str) -> dict[str, str]:
-    """Every string in ``locale``'s language, English where it has none (as ``values/`` backs ``values-de/``)."""
-    language = locale.replace("_", "-").split("-")[0].lower()
-    return {**STRINGS[""], **STRINGS.get(language, {})}
-
-
-class LocalizedActivity(Activity):
-    """An activity of the app whose strings come from one table per language (``getString``, fast in a frame)."""
-
-    def string(self, key: str, *args: object) -> str:
-        """The app's string ``key`` in the phone's locale, formatted with ``args``.
-
-        In a frame (a build, an input event) the frame's configuration names the language; a
-        table per language makes each look-up one dict access. Outside one it is the phone's.
-
-        Raises:
-            KeyError: The app has no string of that name.
-        """
-        frame = config.current()
-        if frame is config.DEFAULT:
-            return super().string(key, *args)
-        try:
-            text = table(frame.locale)[key]
-        except KeyError:
-            raise KeyError(f"{self.app.package} has no string {key!r}") from None
-        return text.format(*args) if args else text

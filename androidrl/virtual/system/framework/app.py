@@ -30,6 +30,7 @@ from androidrl.virtual.system.framework.storage import SharedStorage
 from androidrl.virtual.system.lock_settings import LockSettings
 from androidrl.virtual.system.notifications import AppNotifications, NotificationManager
 from androidrl.virtual.system.radios import Radios
+from androidrl.virtual.ui import config
 from androidrl.virtual.ui.notices import Snackbar
 from androidrl.virtual.ui.views import Color, View
 from androidrl.virtual.ui.window import Window
@@ -290,10 +291,14 @@ class Activity:
     def string(self, key: str, *args: Any) -> str:
         """The app's string ``key`` in the phone's locale (``getString``), formatted with ``args``.
 
+        In a frame (a build, an input event) the frame's configuration names the locale, at no cost;
+        outside one it is the phone's.
+
         Raises:
             KeyError: The app has no string of that name.
         """
-        return self.app.string(self.context.locale(), key, *args)
+        frame = config.current()
+        return self.app.string(frame.locale if frame is not config.DEFAULT else self.context.locale(), key, *args)
 
 
 @dataclass
