@@ -160,3 +160,15 @@ def text_field(
 def primary_button(text: str, on_click: Callable[[], None], resource_id: str = "", width: float = 160) -> View:
     """A filled button."""
     return Button(text, resource_id=resource_id, on_click=on_click, width=width, background=PRIMARY)
+
+
+def floating_action_button(
+    glyph: str, resource_id: str, description: str, on_click: Callable[[], None], **kwargs
+) -> ImageView:
+    """A 56 dp floating action button (``FloatingActionButton``, an ImageButton): ``glyph`` white on the primary colour.
+
+    ``kwargs`` go to the view (``cls`` where the app's button is of another class, a position).
+    """
+    kwargs = {"cls": "android.widget.ImageButton", "width": 56, "height": 56, **kwargs}
+    return ImageView(glyph=glyph, color=PRIMARY, glyph_color=WHITE, resource_id=resource_id, content_desc=description,
+                     clickable=True, focusable=True, on_click=on_click, **kwargs)  # fmt: skip

@@ -32,7 +32,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
-from androidrl.virtual.ui.widgets import letter_tile
+from androidrl.virtual.ui.widgets import floating_action_button, letter_tile
 
 PACKAGE = "com.android.contacts"
 PEOPLE = f"{PACKAGE}.activities.PeopleActivity"
@@ -91,18 +91,8 @@ class PeopleActivity(Activity):
         if self.fab and not self.searching:
             fab = FrameLayout(
                 [
-                    ImageView(
-                        glyph="+",
-                        color=PRIMARY,
-                        glyph_color=WHITE,
-                        cls="android.widget.ImageButton",
-                        resource_id=RID + "floating_action_button",
-                        content_desc=s("action_menu_add_new_contact_button"),
-                        clickable=True,
-                        focusable=True,
-                        width=56,
-                        height=56,
-                        on_click=self.create,
+                    floating_action_button(
+                        "+", RID + "floating_action_button", s("action_menu_add_new_contact_button"), self.create
                     )
                 ],
                 resource_id=RID + "floating_action_button_container",

@@ -47,6 +47,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import floating_action_button
 
 MAIN = f"{PACKAGE}.main.impl.MainActivity"
 ACTION_CALL = "android.intent.action.CALL"
@@ -119,19 +120,7 @@ class MainActivity(Activity):
             padding=4,
         )
         bar = LinearLayout([search], resource_id=RID + "toolbar", background=SURFACE, height=64, padding=8)
-        fab = ImageView(
-            glyph="#",
-            color=PRIMARY,
-            glyph_color=WHITE,
-            cls="android.widget.ImageButton",
-            resource_id=RID + "fab",
-            content_desc=s("dialpad_button_content_description"),
-            clickable=True,
-            focusable=True,
-            width=56,
-            height=56,
-            on_click=self.open_dialpad,
-        )
+        fab = floating_action_button("#", RID + "fab", s("dialpad_button_content_description"), self.open_dialpad)
         body = BottomEnd([self.tab_content(), fab], resource_id=RID + "coordinator_layout", weight=1)
         return LinearLayout([bar, body, self.nav_bar()], resource_id=RID + "root_layout", height=-1)
 

@@ -24,17 +24,15 @@ from androidrl.virtual.ui.controls import dismissible
 from androidrl.virtual.ui.dialogs import AlertDialog
 from androidrl.virtual.ui.scroll import ScrollState
 from androidrl.virtual.ui.views import (
-    PRIMARY,
     TEXT,
     TEXT_SECONDARY,
-    WHITE,
     FrameLayout,
-    ImageView,
     LinearLayout,
     ScrollingList,
     TextView,
     View,
 )
+from androidrl.virtual.ui.widgets import floating_action_button
 
 PACKAGE = "com.android.messaging"
 LIST = f"{PACKAGE}.ui.conversationlist.ConversationListActivity"
@@ -228,19 +226,14 @@ class ConversationListActivity(ContactActions):
     def fab(self) -> View:
         metrics = self.context.metrics
         width_dp = metrics.width / metrics.scale
-        return ImageView(
-            glyph="+",
-            color=PRIMARY,
-            glyph_color=WHITE,
-            resource_id=RID + "start_new_conversation_button",
-            content_desc=self.string("start_new_conversation"),
-            clickable=True,
-            focusable=True,
-            width=56,
-            height=56,
+        return floating_action_button(
+            "+",
+            RID + "start_new_conversation_button",
+            self.string("start_new_conversation"),
+            self.start_new,
+            cls="android.widget.ImageView",
             x=width_dp - 72,
             y=metrics.content_height_dp - 56 - 72 - 16,
-            on_click=self.start_new,
         )
 
     # ------------------------------------------------------------------ what gestures do

@@ -23,11 +23,9 @@ from androidrl.virtual.ui.dialogs import AlertDialog
 from androidrl.virtual.ui.scroll import ScrollState
 from androidrl.virtual.ui.text import TextState, edit_text
 from androidrl.virtual.ui.views import (
-    PRIMARY,
     SURFACE,
     TEXT,
     TEXT_SECONDARY,
-    WHITE,
     BottomEnd,
     ImageView,
     LinearLayout,
@@ -35,7 +33,7 @@ from androidrl.virtual.ui.views import (
     TextView,
     View,
 )
-from androidrl.virtual.ui.widgets import app_bar, primary_button
+from androidrl.virtual.ui.widgets import app_bar, floating_action_button, primary_button
 
 PACKAGE = "com.androidrl.notes"
 RID = f"{PACKAGE}:id/"
@@ -102,19 +100,7 @@ class NotesActivity(Activity):
         rows = [self.row(n) for n in notes] or [
             TextView(s("empty"), resource_id="android:id/empty", text_color=TEXT_SECONDARY, gravity="center", height=96)
         ]
-        fab = ImageView(
-            glyph="+",
-            color=PRIMARY,
-            glyph_color=WHITE,
-            cls="android.widget.ImageButton",
-            resource_id=RID + "new_note",
-            content_desc=s("new_note"),
-            clickable=True,
-            focusable=True,
-            width=56,
-            height=56,
-            on_click=self.new_note,
-        )
+        fab = floating_action_button("+", RID + "new_note", s("new_note"), self.new_note)
         listing = ScrollingList(rows, state=self.scroll, resource_id=RID + "notes", weight=1)
         children += [
             field,
