@@ -116,3 +116,24 @@ def test_sigterm_while_a_cell_trains_stops_the_runner_without_writing_the_cell(t
     assert process.returncode == 143 and "Traceback" not in err, err
     assert "SIGTERM: saved" in err and "the same command goes on" in err
     assert not (results / "ppo").exists()  # the cell is not written: the next run trains it again
+
+
+def test_the_page_scores_each_agent_beside_random_on_the_same_cells(tmp_path):
+    results, docs = tmp_path / "results", tmp_path / "docs"
+    argv = ["baselines", "--results", str(results), "--families", "wifi-on", "wifi-off", "--episodes", "4"]
+    assert main([*argv, "--tiers", "easy"]) == 0
+    (results / "multitask").mkdir()
+    cell = {"category": "settings", "tier": "easy", "seed": 0, "budget": 100, "success": 0.5, "length": 3.0,
+            "per_family": {"wifi-on": 1.0, "wifi-off": 0.0}, "wall_seconds": 1.0, "cpu_seconds": 1.0}  # fmt: skip
+    (results / "multitask" / "settings-seed0.json").write_text(json.dumps(cell))
+    assert main(["render", "--results", str(results), "--out", str(docs)]) == 0
+    page = docs.joinpath("leaderboard.md").read_text()
+    random = {
+        c["family"]: c["random"]["success"] for c in json.loads((docs / "leaderboard.json").read_text())["baseline"]
+    }
+    both = (random["wifi-on"] + random["wifi-off"]) / 2
+    assert (
+        "| PPO (one policy per category) | 50.0% | 1 categories' easy tiers, 1 runs "
+        f"(random on those cells: {both:.1%}) |" in page
+    )
+    assert f"| settings | 1 | 50% | {both:.0%} | wifi-off 0%, wifi-on 100% |" in page
