@@ -225,13 +225,12 @@ class ScreenshotObservation(gym.ObservationWrapper):
         out_height, out_width = scaled.shape[:2]
         bottom = min(out_height, top + rows)
         y0, y1 = top * height / out_height, bottom * height / out_height
-        first, last = int(y0), min(height, math.ceil(y1))
-        source = whole.crop((0, first, width, last))
-        if self.grayscale:
-            source = source.convert("L")
-        band = source.resize(
-            (out_width, bottom - top), Image.BOX, box=(0, y0 - first, width, y1 - first), reducing_gap=REDUCING_GAP
-        )
+        if self.grayscale:  # (to grey first, as a from-scratch downscale does: only the band's rows)
+            first, last = int(y0), min(height, math.ceil(y1))
+            source, box = whole.crop((0, first, width, last)).convert("L"), (0, y0 - first, width, y1 - first)
+        else:  # (the band's box of the whole frame: the same pixels as a crop's, without the copy)
+            source, box = whole, (0, y0, width, y1)
+        band = source.resize((out_width, bottom - top), Image.BOX, box=box, reducing_gap=REDUCING_GAP)
         pixels = np.asarray(band)
         scaled[top:bottom] = pixels.reshape(bottom - top, out_width, -1)[..., : scaled.shape[2]]
 
