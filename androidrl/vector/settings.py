@@ -38,9 +38,10 @@ class VectorSettings(StrictScalars):
         max_down_seconds: A device down longer than this is an error naming it.
         placement_timeout: (ray) Seconds every worker's actor has to be placed on its device's host.
         start_method: How worker processes start (async and subproc backends): None for the
-            platform's default — fork on Linux, quick, but a worker's RSS then counts the pages it
-            shares with the trainer (torch's included) — or ``forkserver``/``spawn``, a clean process
-            whose RSS is its env's own (about 80 MB for a virtual phone).
+            platform's default — fork on Linux: quick, and a worker shares the trainer's pages (its RSS
+            counts them; what it adds is its own, ~17 MB with a virtual phone) — or ``forkserver`` /
+            ``spawn``: workers that do not map the trainer (where fork is unsafe, or for other libraries'
+            sake; their RSS is larger, ~275 MB, since SB3's Monitor in each loads torch).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)

@@ -110,8 +110,8 @@ class LocalProcesses(Transport):
     ) -> None:
         self._ctx = multiprocessing.get_context(context)
         if self._ctx.get_start_method() == "forkserver":
-            # The server preloads what a worker runs instead of its default, the trainer's ``__main__`` (and so
-            # torch): a worker forked from it then holds only its env (env functions travel by value anyway).
+            # The server preloads what a worker runs instead of its default, the trainer's ``__main__`` (and with
+            # it the training stack): workers start from what they need (env functions travel by value anyway).
             self._ctx.set_forkserver_preload(["androidrl.vector.workers"])
         self._shared_memory = shared_memory
         self._leftovers = tuple(str(p) for p in leftovers)
