@@ -27,12 +27,12 @@ from androidrl.virtual.shell.interpreter import Shell
 from androidrl.virtual.system.app_context import app_context
 from androidrl.virtual.system.clock import Clock
 from androidrl.virtual.system.content.seed import check_content
-from androidrl.virtual.system.content.settings import java_hash
 from androidrl.virtual.system.content.stock import provider_packages
 from androidrl.virtual.system.core import PhoneCore
 from androidrl.virtual.system.framework.app import Activity, App
 from androidrl.virtual.system.framework.database import Route, SQLiteProvider
 from androidrl.virtual.system.framework.intent import ACTION_INSERT, ACTION_SENDTO, ACTION_VIEW, IntentFilter
+from androidrl.virtual.ui.java import java_hash
 from androidrl.virtual.ui.views import LinearLayout, TextView, View
 
 from conftest import DENSITY, HEIGHT, WIDTH

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
+from androidrl.virtual.ui.java import java_hash
 from androidrl.virtual.ui.views import (
     DIVIDER,
     MATCH,
@@ -43,16 +43,6 @@ TILE_COLORS: tuple[Color, ...] = (
 )
 #: The tile of a contact without a name (``letter_tile_default_color``).
 DEFAULT_TILE: Color = (189, 189, 189)
-
-
-@functools.lru_cache(maxsize=1024)
-def java_hash(text: str) -> int:
-    """``String.hashCode()``: the same number Java gives, so a name's tile colour is the one Android picks."""
-    h = 0
-    data = text.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= 1 << 31 else h
 
 
 def tile_color(name: str) -> Color:

@@ -18,7 +18,6 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from androidrl.virtual.system.content.settings import java_hash
 from androidrl.virtual.system.framework.content import (
     FILE_NOT_FOUND,
     ILLEGAL_ARGUMENT,
@@ -27,6 +26,7 @@ from androidrl.virtual.system.framework.content import (
     Uri,
 )
 from androidrl.virtual.system.framework.database import Match, Route, SQLiteProvider
+from androidrl.virtual.ui.java import java_hash
 
 AUTHORITY = "media"
 IMAGES = f"content://{AUTHORITY}/external/images/media"

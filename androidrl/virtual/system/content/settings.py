@@ -24,6 +24,7 @@ from androidrl.virtual.system.framework.content import (
     Uri,
 )
 from androidrl.virtual.system.settings_provider import NAMESPACES, SettingsStore
+from androidrl.virtual.ui.java import java_hash
 
 AUTHORITY = "settings"
 COLUMNS = ("_id", "name", "value")
@@ -31,15 +32,6 @@ COLUMNS = ("_id", "name", "value")
 # SettingsProvider.Arguments' four accepted selections.
 _WITH_PARAM = (re.compile(r"\s*name\s*=\s*\?\s*"), re.compile(r"\s*\(\s*name\s*=\s*\?\s*\)\s*"))
 _NO_PARAM = (re.compile(r"\s*\(\s*name\s*=\s*['\"].*['\"]\s*\)\s*"), re.compile(r"\s*name\s*=\s*['\"].*['\"]\s*"))
-
-
-def java_hash(text: str) -> int:
-    """``String.hashCode()``: a signed 32-bit int over the UTF-16 code units."""
-    h = 0
-    data = text.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
 
 
 def _java_array(items: Sequence[Any] | None) -> str:
