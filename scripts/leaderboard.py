@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.train.leaderboard import main
-
 if __name__ == "__main__":
+    from androidrl.train.leaderboard import main  # (here: forkserver/spawn workers run this file too)
+
     sys.exit(main())

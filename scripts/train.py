@@ -2,7 +2,7 @@
 
 import sys
 
-from androidrl.train.training import main
-
 if __name__ == "__main__":
+    from androidrl.train.training import main  # (here: forkserver/spawn workers run this file too)
+
     sys.exit(main())

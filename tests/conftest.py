@@ -25,6 +25,19 @@ from androidrl.virtual.phone import VirtualPhone
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Functions of the test modules go to vector workers by value, as a script's own functions do.
+
+    Workers start from a forkserver (or spawn): a function pickled by reference would make each
+    worker import its test module, and with it pytest and SB3's torch (seconds per worker).
+    """
+    import cloudpickle
+
+    for module in {item.module for item in session.items if getattr(item, "module", None) is not None}:
+        cloudpickle.register_pickle_by_value(module)
+
+
 # Small screens keep tests fast; 160 dpi makes 1 dp = 1 px.
 WIDTH, HEIGHT, DENSITY = 360, 800, 160
 

@@ -412,8 +412,10 @@ def test_a_worker_that_hangs_in_reset_is_restarted():
     env.reset()
     env.env_method("shell", "touch /sdcard/hang", indices=[1])
     start = time.monotonic()
-    obs = env.reset()  # worker 1 hangs: it is restarted on a fresh phone, which resets
-    assert time.monotonic() - start < 15 and env.restarts == 1 and obs.shape == (2, 48, 24, 3) and obs[1].any()
+    obs = env.reset()  # worker 1 hangs: it is restarted on a fresh phone, which resets (at once, or soon after)
+    assert time.monotonic() - start < 15 and env.restarts == 1 and obs.shape == (2, 48, 24, 3)
+    obs, infos = _until_back(env, 1)
+    assert env.restarts == 1 and not infos[1].get("device_down") and obs[1].any()
     env.close()
 
 

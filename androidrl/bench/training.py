@@ -67,8 +67,8 @@ def ppo_suite(rounds: int, width: int, height: int, density: int) -> list[Figure
 def _memory_mb(pid: int) -> dict[str, float]:
     """A process's resident memory in MB, from /proc: ``rss``, its ``peak``, and ``unique`` (shared with no other).
 
-    A worker forked from the trainer maps the trainer's pages (torch's among them) without copying
-    them: they count in its RSS, not in what it adds to the machine's memory (``unique``).
+    A worker forked from the trainer (``start_method="fork"``) maps the trainer's pages (torch's among them)
+    without copying them: they count in its RSS, not in what it adds to the machine's memory (``unique``).
     """
     fields = {}
     for name in ("status", "smaps_rollup"):
@@ -84,11 +84,34 @@ def _memory_mb(pid: int) -> dict[str, float]:
 
 
 def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Figure]:
-    """Resident memory of each vector-env worker after warm-up and after many steps (growth), and its own share."""
+    """Resident memory of each vector-env worker after warm-up and after many steps (growth), and its own share.
+
+    The quickstart's two workers, as the trainer starts them (forked: their RSS counts the trainer's
+    pages), then started from a forkserver (their RSS is their own memory).
+    """
+    steps = 400 if rounds < 8 else 2000 if rounds < 20 else 10_000
+    start, end = _worker_memory(steps, None)
+    _, served = _worker_memory(steps, "forkserver")
+    figure = Figure(f"worker RSS MB, after warm-up vs {steps} more steps each", "after warm-up", unit="MB")
+    figure.samples["after warm-up"] = [m["rss"] for m in start]
+    figure.samples[f"after {steps} steps"] = [m["rss"] for m in end]
+    figure.samples["peak"] = [m["peak"] for m in end]
+    unique = Figure(f"worker memory MB of its own (not shared with the trainer), after {steps} steps", "RSS", unit="MB")
+    unique.samples["RSS"] = [m["rss"] for m in end]
+    unique.samples["unique"] = [m["unique"] for m in end]
+    methods = Figure(f"worker RSS MB by start method, after {steps} steps", "fork (default)", unit="MB")
+    methods.samples["fork (default)"] = [m["rss"] for m in end]
+    methods.samples["forkserver"] = [m["rss"] for m in served]
+    methods.samples["forkserver, its own"] = [m["unique"] for m in served]
+    return [figure, unique, methods]
+
+
+def _worker_memory(steps: int, start_method: str | None) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """The quickstart's workers' memory (:func:`_memory_mb`) after 200 warm-up steps, and after ``steps`` more."""
     from androidrl.train.compose import make_vec_env
 
-    steps = 400 if rounds < 8 else 2000 if rounds < 20 else 10_000
     config = _quickstart()
+    config = config.model_copy(update={"vector": config.vector.model_copy(update={"start_method": start_method})})
     env = make_vec_env(config, config.devices)
     try:
         env.seed(0)
@@ -100,14 +123,6 @@ def memory_suite(rounds: int, width: int, height: int, density: int) -> list[Fig
         start = [_memory_mb(pid) for pid in pids]
         for a in rng.integers(0, env.action_space.n, size=(steps, env.num_envs)):  # ``steps`` in each worker
             env.step(a)
-        end = [_memory_mb(pid) for pid in pids]
+        return start, [_memory_mb(pid) for pid in pids]
     finally:
         env.close()
-    figure = Figure(f"worker RSS MB, after warm-up vs {steps} more steps each", "after warm-up", unit="MB")
-    figure.samples["after warm-up"] = [m["rss"] for m in start]
-    figure.samples[f"after {steps} steps"] = [m["rss"] for m in end]
-    figure.samples["peak"] = [m["peak"] for m in end]
-    unique = Figure(f"worker memory MB of its own (not shared with the trainer), after {steps} steps", "RSS", unit="MB")
-    unique.samples["RSS"] = [m["rss"] for m in end]
-    unique.samples["unique"] = [m["unique"] for m in end]
-    return [figure, unique]

@@ -102,6 +102,12 @@ class _Worker(Worker):
     delivery: list[EnvStep] | None = None  # the first step of its envs after a recovery, not yet returned
 
 
+def _failure(payload: str) -> tuple[str, str]:
+    """A failed worker's answer (``Error: message`` then its traceback): the reason, and the traceback."""
+    first, _, trace = payload.strip().partition("\n")
+    return f"failed: {first}", trace
+
+
 class DeviceVectorEnv(VectorEnv):
     """Envs over devices in worker processes, with per-worker fault recovery.
 
@@ -295,11 +301,14 @@ class DeviceVectorEnv(VectorEnv):
         worker.state = READY
         worker.delivery = None
 
-    def _restart(self, worker: _Worker, reason: str) -> None:
+    def _restart(self, worker: _Worker, reason: str, trace: str = "") -> None:
         """Replace a dead, failed or hung worker; its envs recover in the background.
 
-        A transport that restarts its workers itself (Ray) is only waited for.
+        A transport that restarts its workers itself (Ray) is only waited for. ``trace`` (a failed
+        worker's traceback) goes to the log and to the error of a worker given up on, not to the
+        envs' ``device_error``: that one is a line the progress bar and a final error quote.
         """
+        more = f"\n{trace}" if trace else ""
         worker.pending.clear()
         if self.transport.restarts_itself:
             self._recover(worker, f"worker {reason}")
@@ -309,13 +318,11 @@ class DeviceVectorEnv(VectorEnv):
         while worker.restarts and now - worker.restarts[0] > self.restart_window:
             worker.restarts.popleft()
         if len(worker.restarts) >= self.max_restarts:
-            raise self._error(
-                worker,
-                f"{reason}; restarted {len(worker.restarts)} times in {self.restart_window:g} s already, giving up",
-            )
+            times = f"restarted {len(worker.restarts)} times in {self.restart_window:g} s already"
+            raise self._error(worker, f"{reason}; {times}, giving up{more}")
         worker.restarts.append(now)
         self.restarts += 1
-        logger.warning("restarting worker %d (%s): %s", worker.index, self._names(worker), reason)
+        logger.warning("restarting worker %d (%s): %s%s", worker.index, self._names(worker), reason, more)
         self._start(worker)
         self._recover(worker, f"worker {reason}; restarted")
 
@@ -425,7 +432,7 @@ class DeviceVectorEnv(VectorEnv):
             return
         command, status, payload, took = answer
         if status == "error":
-            self._restart(worker, f"failed: {payload.strip()}")
+            self._restart(worker, *_failure(payload))
             return
         if command == "step" and state == BUSY:
             if self._typical(worker, took, payload):  # (a hang waited out must not widen the deadline)
@@ -537,7 +544,7 @@ class DeviceVectorEnv(VectorEnv):
                 continue
             command, status, payload, took = answer
             if status == "error":
-                self._restart(worker, f"failed: {payload.strip()}")
+                self._restart(worker, *_failure(payload))
                 self._send(worker, "reset", again)
                 continue
             if command == "reset" and not worker.pending:

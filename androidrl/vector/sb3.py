@@ -27,8 +27,9 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices,
 
 from androidrl.device.spec import DeviceSpec, parse_devices
 from androidrl.vector.async_env import DeviceVectorEnv, make_vector_env
+from androidrl.vector.monitor import MonitorWriter
 from androidrl.vector.settings import VectorSettings
-from androidrl.vector.workers import MONITOR_KEYWORDS, env_factory
+from androidrl.vector.workers import MONITOR_KEYWORDS, env_factory, monitor_path
 
 
 class SB3VecEnv(VecEnv):
@@ -181,16 +182,12 @@ class MonitorFiles(VecEnvWrapper):
     """
 
     def __init__(self, venv: VecEnv, directory: str | Path) -> None:
-        from stable_baselines3.common.monitor import ResultsWriter
-
-        from androidrl.vector.workers import monitor_path
-
         super().__init__(venv)
         self._start = time.time()
         ids = [spec.id if spec is not None else None for spec in venv.get_attr("spec")]
         self._writers = [
-            ResultsWriter(
-                str(monitor_path(Path(directory), i)), {"t_start": self._start, "env_id": str(ids[i])}, MONITOR_KEYWORDS
+            MonitorWriter(
+                monitor_path(Path(directory), i), {"t_start": self._start, "env_id": str(ids[i])}, MONITOR_KEYWORDS
             )
             for i in range(venv.num_envs)
         ]
@@ -265,9 +262,14 @@ def make_sb3_vec_env(
         return MonitorFiles(env, monitor_dir) if monitor_dir is not None else env
     if backend not in ("subproc", "dummy"):
         raise ValueError(f"backend must be 'async', 'ray', 'subproc' or 'dummy', got {backend!r}")
-    specs = parse_devices(devices, adb_host, adb_port)
-    fns = [env_factory(spec, i, task, wrap, env_kwargs, monitor_dir, seed, settings) for i, spec in enumerate(specs)]
+    from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    specs = parse_devices(devices, adb_host, adb_port)
+    fns = [
+        env_factory(spec, i, task, wrap, env_kwargs, monitor_dir, seed, settings, Monitor)
+        for i, spec in enumerate(specs)
+    ]
 
     if backend == "dummy":
         return DummyVecEnv(fns)

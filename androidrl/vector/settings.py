@@ -38,10 +38,11 @@ class VectorSettings(StrictScalars):
         max_down_seconds: A device down longer than this is an error naming it.
         placement_timeout: (ray) Seconds every worker's actor has to be placed on its device's host.
         start_method: How worker processes start (async and subproc backends): None for the
-            platform's default — fork on Linux: quick, and a worker shares the trainer's pages (its RSS
-            counts them; what it adds is its own, ~17 MB with a virtual phone) — or ``forkserver`` /
-            ``spawn``: workers that do not map the trainer (where fork is unsafe, or for other libraries'
-            sake; their RSS is larger, ~275 MB, since SB3's Monitor in each loads torch).
+            platform's default — fork on Linux (Python < 3.14): quick, and a worker shares the trainer's
+            pages; its RSS counts them (~400 MB beside a trainer with torch) though what it adds is its
+            own, ~17 MB with a virtual phone — or ``forkserver`` / ``spawn``: a worker that maps nothing of
+            the trainer's and loads no torch (~80 MB RSS, ~47 MB its own), where forking is unsafe; the
+            script that starts them must do so under ``if __name__ == "__main__":``.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)

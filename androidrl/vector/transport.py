@@ -112,6 +112,7 @@ class LocalProcesses(Transport):
         if self._ctx.get_start_method() == "forkserver":
             # The server preloads what a worker runs instead of its default, the trainer's ``__main__`` (and with
             # it the training stack): workers start from what they need (env functions travel by value anyway).
+            # Each worker still runs the trainer's script as ``__mp_main__``: ours import under their main guard.
             self._ctx.set_forkserver_preload(["androidrl.vector.workers"])
         self._shared_memory = shared_memory
         self._leftovers = tuple(str(p) for p in leftovers)

@@ -18,6 +18,7 @@ from androidrl.env import AndroidEnv
 from androidrl.tasks.registry import gym_id
 from androidrl.vector.guard import DeviceFaultGuard
 from androidrl.vector.lifeline import Lifeline, ParentGone
+from androidrl.vector.monitor import Monitor
 from androidrl.vector.settings import VectorSettings
 
 Wrap = Callable[[gym.Env], gym.Env]
@@ -34,6 +35,7 @@ def env_factory(
     monitor_dir: str | Path | None = None,
     seed: int = 0,
     settings: VectorSettings | None = None,
+    monitor: type[gym.Wrapper] = Monitor,
 ) -> Callable[[], gym.Env]:
     """A function that builds one worker's env: device, AndroidEnv, Monitor, wrappers, guard.
 
@@ -41,19 +43,19 @@ def env_factory(
     to read the spaces). ``settings`` are the :class:`DeviceFaultGuard`'s. The Monitor wraps
     the AndroidEnv itself, as SB3's ``make_vec_env`` puts it first: it counts the task's
     rewards, whatever wrappers (a ``ClipReward``) come after, and adds ``info["episode"]``
-    (which SB3's ``evaluate_policy`` reads); with ``monitor_dir`` it writes its CSV there.
+    (which SB3's ``evaluate_policy`` reads); with ``monitor_dir`` it writes its CSV there. It is
+    :class:`androidrl.vector.monitor.Monitor` (no torch in the worker) unless ``monitor`` names
+    another (SB3's, for SB3's own vec envs, which test ``isinstance``).
     """
 
     def make() -> gym.Env:
-        from stable_baselines3.common.monitor import Monitor  # (SB3 is loaded where an env is made, not before)
-
         env: gym.Env = AndroidEnv(
             spec.make_device(index, seed), task, screen_size=spec.screen_size(), **(env_kwargs or {})
         )
         if env.spec is None:  # named as its gym id would name it (the Monitor's header says which env it was)
             env.spec = EnvSpec(gym_id(env.task.name) if isinstance(task, str) else "androidrl/AndroidEnv-v0")
         path = str(monitor_path(Path(monitor_dir), index)) if monitor_dir is not None else None
-        env = Monitor(env, path, info_keywords=MONITOR_KEYWORDS)
+        env = monitor(env, path, info_keywords=MONITOR_KEYWORDS)
         if wrap is not None:
             env = wrap(env)
         return DeviceFaultGuard(env, settings)

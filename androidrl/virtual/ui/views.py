@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from androidrl.virtual.ui import config
 from androidrl.virtual.ui.scroll import ScrollState
@@ -68,12 +68,13 @@ class Drag:
         return (self.x2 - self.x1) / seconds, (self.y2 - self.y1) / seconds
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, init=False)
 class View:
     """A node of the view tree (``android.view.View``).
 
     Attributes mirror the uiautomator node attributes; ``on_click``/``on_long_click`` make
-    a view interactive; ``width``/``height`` are dp, :data:`MATCH` or :data:`WRAP`.
+    a view interactive; ``width``/``height`` are dp, :data:`MATCH` or :data:`WRAP`. Built with
+    keywords only: ``View(cls=..., text=..., children=[...])``.
     """
 
     cls: str = "android.view.View"
@@ -125,6 +126,17 @@ class View:
     #: Whether the class draws itself (overrides :meth:`paint`); set for each subclass.
     paints: ClassVar[bool] = False
 
+    def __init__(self, **attributes: Any) -> None:
+        # Only what is given is stored; the class holds every other default. Every screen's tree is built
+        # again after each touch, and a view sets a few of its 36 attributes: storing all of them was the
+        # larger part of building one.
+        unknown = attributes.keys() - _ATTRIBUTES
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no attribute {sorted(unknown)[0]!r}")
+        self.__dict__.update(attributes)
+        if "children" not in attributes:
+            self.children = []
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls.paints = cls.paint is not View.paint
@@ -174,6 +186,10 @@ class View:
         """Whether any part of the view is on screen."""
         left, top, right, bottom = self.visible
         return right > left and bottom > top
+
+
+#: The attributes a view takes (its dataclass fields).
+_ATTRIBUTES = frozenset(View.__dataclass_fields__)
 
 
 class TextView(View):

@@ -24,6 +24,8 @@ from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
 #: ``android.content.ContentResolver.CURSOR_DIR_BASE_TYPE`` and ``CURSOR_ITEM_BASE_TYPE``.
+#: How many query answers the resolver keeps (then it starts over).
+_KEPT_QUERIES = 64
 CURSOR_DIR = "vnd.android.cursor.dir"
 CURSOR_ITEM = "vnd.android.cursor.item"
 
@@ -242,6 +244,9 @@ class ContentResolver:
         #: Counts the changes of any provider's data (every ``notifyChange``, a snapshot load): an app may
         #: keep what it read while this stays the same, as a ``ContentObserver`` that heard nothing would.
         self.generation = 0
+        # query -> (provider, its version of the data, the rows): an app's screen queries its provider on
+        # every rebuild, and the answer is the same while the provider's version is (see query_version)
+        self._answers: dict[tuple, tuple[ContentProvider, Hashable, list[dict[str, Any]]]] = {}
 
     def _provider(self, uri: str) -> tuple[ContentProvider, Uri]:
         parsed = Uri.parse(uri)
@@ -264,8 +269,23 @@ class ContentResolver:
         """
         with self._lock:
             provider, parsed = self._provider(uri)
-            cursor = provider.query(parsed, list(projection) if projection else None, where, list(args), sort)
-            return cursor.dicts() if cursor is not None else []
+            columns = list(projection) if projection else None
+            key = (uri, None if columns is None else tuple(columns), where, tuple(args), sort)
+            kept = self._answers.get(key)
+            if (
+                kept is not None
+                and kept[0] is provider
+                and kept[1] == provider.query_version(parsed, columns, where, sort)
+            ):
+                return [dict(row) for row in kept[2]]
+            cursor = provider.query(parsed, columns, where, list(args), sort)
+            rows = cursor.dicts() if cursor is not None else []
+            version = provider.query_version(parsed, columns, where, sort)
+            if version is not None:
+                if len(self._answers) >= _KEPT_QUERIES:
+                    self._answers.clear()
+                self._answers[key] = (provider, version, [dict(row) for row in rows])
+            return rows
 
     def insert(self, uri: str, values: Mapping[str, Any]) -> str | None:
         """Insert a row; the new row's URI (``content://.../alarms/3``), or None when the provider made none."""
