@@ -292,8 +292,13 @@ class Connection:
     def forget(self, stream: Stream) -> None:
         self._streams.pop(stream.local_id, None)
 
+    @property
+    def busy(self) -> bool:
+        """Whether a service runs on this connection (a shell command still answering)."""
+        return bool(self._streams)
+
     def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
-        if not self.adbd.phone.online:  # went off since the last power poll: answer nothing more
+        if not self.adbd.phone.online and not self._streams:  # went off: answer nothing more (a service ends first)
             self.adbd.drop_connections()
             return
         if command == A_CNXN:
