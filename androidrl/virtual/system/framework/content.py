@@ -24,10 +24,10 @@ from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
 #: ``android.content.ContentResolver.CURSOR_DIR_BASE_TYPE`` and ``CURSOR_ITEM_BASE_TYPE``.
-#: How many query answers the resolver keeps (then it starts over).
-_KEPT_QUERIES = 64
 CURSOR_DIR = "vnd.android.cursor.dir"
 CURSOR_ITEM = "vnd.android.cursor.item"
+#: How many query answers the resolver keeps (then it starts over).
+_KEPT_QUERIES = 64
 
 # The Java exceptions providers throw (the classes a binder call carries back to its caller).
 ILLEGAL_ARGUMENT = "java.lang.IllegalArgumentException"
