@@ -114,6 +114,35 @@ def test_alarms_follow_deskclock_with_its_two_default_alarms(phone):
     assert out(phone, f"content gettype --uri {ALARMS}") == "Result: vnd.android.cursor.dir/alarms\n"
 
 
+def test_a_view_takes_only_its_attributes_and_keeps_the_defaults_of_the_rest():
+    view = TextView("Hi", resource_id="x:id/t")
+    assert (view.text, view.resource_id, view.cls, view.children, view.clickable) == (
+        "Hi",
+        "x:id/t",
+        "android.widget.TextView",
+        [],
+        False,
+    )
+    assert View().children is not View().children  # (each view its own list)
+    with pytest.raises(TypeError, match="TextView has no attribute 'txt'"):
+        TextView(txt="typo")
+
+
+def test_the_resolver_keeps_a_querys_rows_only_while_the_data_stays_the_same(phone):
+    resolver = phone.content.resolver  # (an app's screen asks it the same query at every rebuild)
+    first = resolver.query(ALARMS, ["_id", "label"], None, (), "_id")
+    first[0]["label"] = "changed by the caller"  # the caller's copy: what is kept stays as the provider said
+    assert resolver.query(ALARMS, ["_id", "label"], None, (), "_id") == [
+        {"_id": 1, "label": ""},
+        {"_id": 2, "label": ""},
+    ]
+    insert(phone, ALARMS, hour=7, minutes=15, daysofweek=0, enabled=True, vibrate=1, label="Gym")  # through the shell
+    assert [r["label"] for r in resolver.query(ALARMS, ["_id", "label"], None, (), "_id")] == ["", "", "Gym"]
+    phone.shell(f"content update --uri {ALARMS}/1 --bind label:s:Wake")
+    assert resolver.query(ALARMS, ["label"], "_id = ?", (1,)) == [{"label": "Wake"}]
+    assert resolver.query(ALARMS, ["label"], "_id = ?", (3,)) == [{"label": "Gym"}]  # (the arguments are the key's)
+
+
 def test_messages_calls_and_events_keep_aosp_columns(phone):
     now = 1781514000000  # 2026-06-15 09:00 UTC, the phone's clock
     for address, body, date in (("+1 555-0101", "Lunch, at noon?", now - 60_000), ("+15550101", "Yes!", now)):

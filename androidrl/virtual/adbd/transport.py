@@ -298,7 +298,7 @@ class Connection:
         return bool(self._streams)
 
     def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
-        if not self.adbd.phone.online and not self._streams:  # went off: answer nothing more (a service ends first)
+        if not self.adbd.phone.online and not self.busy:  # went off: answer nothing more (a service ends first)
             self.adbd.drop_connections()
             return
         if command == A_CNXN:

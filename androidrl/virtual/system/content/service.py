@@ -18,6 +18,7 @@ from androidrl.virtual.system.framework.content import (
     ILLEGAL_STATE,
     ContentProvider,
     ContentResolver,
+    KeptAnswers,
     ProviderError,
     ProviderHost,
     Uri,
@@ -60,8 +61,7 @@ class ContentService:
         self._files = files
         self._settings = settings
         self._providers: dict[str, tuple[str, ContentProvider]] = {}  # authority -> (owner, provider)
-        # authority -> (provider, its data's version, {(query, form): answer})
-        self._answers: dict[str, tuple[ContentProvider, Hashable, dict[Hashable, Any]]] = {}
+        self._answers = KeptAnswers(_KEPT_ANSWERS)  # the `content` tool's answers (query, form)
         #: The resolver apps and the shell use.
         self.resolver = ContentResolver(self.acquire, lock)
 
@@ -104,19 +104,8 @@ class ContentService:
         """
         with self._lock:
             provider = self.acquire(authority)
-            version = provider.query_version(uri, projection, where, sort)
-            if version is None:
-                return answer(provider)
             key = (uri.text, None if projection is None else tuple(projection), where, sort, form)
-            kept = self._answers.get(authority)
-            if kept is not None and kept[0] is provider and kept[1] == version and key in kept[2]:
-                return kept[2][key]
-            result = answer(provider)
-            version = provider.query_version(uri, projection, where, sort)  # (a first query opens the database)
-            if kept is None or kept[0] is not provider or kept[1] != version or len(kept[2]) >= _KEPT_ANSWERS:
-                kept = self._answers[authority] = (provider, version, {})
-            kept[2][key] = result
-            return result
+            return self._answers.get(provider, uri, (projection, where, sort), key, lambda: answer(provider))
 
     def notify_change(self, uri: str) -> None:
         """Data under ``uri`` changed (``ContentResolver.notifyChange``): the screen is rebuilt, and apps read anew."""

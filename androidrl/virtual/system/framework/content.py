@@ -20,14 +20,16 @@ import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import parse_qsl
 
 #: ``android.content.ContentResolver.CURSOR_DIR_BASE_TYPE`` and ``CURSOR_ITEM_BASE_TYPE``.
 CURSOR_DIR = "vnd.android.cursor.dir"
 CURSOR_ITEM = "vnd.android.cursor.item"
-#: How many query answers the resolver keeps (then it starts over).
+#: How many answers of one provider's queries the resolver keeps (then it starts over).
 _KEPT_QUERIES = 64
+
+T = TypeVar("T")
 
 # The Java exceptions providers throw (the classes a binder call carries back to its caller).
 ILLEGAL_ARGUMENT = "java.lang.IllegalArgumentException"
@@ -228,6 +230,42 @@ class ContentProvider:
             self.host.notify_change(str(uri))
 
 
+class KeptAnswers:
+    """Answers of queries, each kept while its provider's data stays the same (:meth:`ContentProvider.query_version`).
+
+    An answer is returned again as it was, so it must not be mutated.
+
+    Args:
+        limit: How many answers of one provider are kept (then they start over).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept: dict[str | None, tuple[ContentProvider, Hashable, dict[Hashable, Any]]] = {}  # by authority
+
+    def get(
+        self,
+        provider: ContentProvider,
+        uri: Uri,
+        query: tuple[Sequence[str] | None, str | None, str | None],
+        key: Hashable,
+        compute: Callable[[], T],
+    ) -> T:
+        """``compute()``'s answer to ``key``, a query of ``provider`` (``query``: projection, where, sort)."""
+        version = provider.query_version(uri, *query)
+        if version is None:
+            return compute()
+        kept = self._kept.get(uri.authority)
+        if kept is not None and kept[0] is provider and kept[1] == version and key in kept[2]:
+            return kept[2][key]
+        result = compute()
+        version = provider.query_version(uri, *query)  # (a first query opens the database)
+        if kept is None or kept[0] is not provider or kept[1] != version or len(kept[2]) >= self._limit:
+            kept = self._kept[uri.authority] = (provider, version, {})
+        kept[2][key] = result
+        return result
+
+
 class ContentResolver:
     """The way to every provider of the phone (``android.content.ContentResolver``).
 
@@ -244,9 +282,8 @@ class ContentResolver:
         #: Counts the changes of any provider's data (every ``notifyChange``, a snapshot load): an app may
         #: keep what it read while this stays the same, as a ``ContentObserver`` that heard nothing would.
         self.generation = 0
-        # query -> (provider, its version of the data, the rows): an app's screen queries its provider on
-        # every rebuild, and the answer is the same while the provider's version is (see query_version)
-        self._answers: dict[tuple, tuple[ContentProvider, Hashable, list[dict[str, Any]]]] = {}
+        # An app's screen queries its provider on every rebuild: the rows are the same while its data is.
+        self._answers = KeptAnswers(_KEPT_QUERIES)
 
     def _provider(self, uri: str) -> tuple[ContentProvider, Uri]:
         parsed = Uri.parse(uri)
@@ -270,22 +307,13 @@ class ContentResolver:
         with self._lock:
             provider, parsed = self._provider(uri)
             columns = list(projection) if projection else None
+
+            def rows() -> list[dict[str, Any]]:
+                cursor = provider.query(parsed, columns, where, list(args), sort)
+                return cursor.dicts() if cursor is not None else []
+
             key = (uri, None if columns is None else tuple(columns), where, tuple(args), sort)
-            kept = self._answers.get(key)
-            if (
-                kept is not None
-                and kept[0] is provider
-                and kept[1] == provider.query_version(parsed, columns, where, sort)
-            ):
-                return [dict(row) for row in kept[2]]
-            cursor = provider.query(parsed, columns, where, list(args), sort)
-            rows = cursor.dicts() if cursor is not None else []
-            version = provider.query_version(parsed, columns, where, sort)
-            if version is not None:
-                if len(self._answers) >= _KEPT_QUERIES:
-                    self._answers.clear()
-                self._answers[key] = (provider, version, [dict(row) for row in rows])
-            return rows
+            return [dict(row) for row in self._answers.get(provider, parsed, (columns, where, sort), key, rows)]
 
     def insert(self, uri: str, values: Mapping[str, Any]) -> str | None:
         """Insert a row; the new row's URI (``content://.../alarms/3``), or None when the provider made none."""
