@@ -285,3 +285,12 @@ def test_cli_serves_phones_until_sigterm(adb_server):
             adb_server.adb("disconnect", serial, check=False)
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_shell_reboot_never_answers_its_output_so_far_arrives_then_the_device_drops(served, adb_server, phone):
+    # AOSP's reboot sets sys.powerctl and waits in pause() for init: no exit status ever comes back.
+    phone.boot_seconds = 1.0
+    # The adb client reads the dropped connection as the end (exit 0: `adb shell reboot && adb wait-for-device`).
+    result = adb_server.adb("-s", served.serial, "shell", "echo bye; reboot; echo never")
+    assert result.stdout == "bye\n" and not phone.online
+    assert state(adb_server, served.serial) != "device"

@@ -159,7 +159,7 @@ def test_swipe_end_is_clamped_to_the_screen(env, phone):
 
 def test_a_device_that_vanishes_truncates_the_episode(env, phone):
     obs0, _ = env.reset(seed=0)
-    phone.shell("reboot -p")
+    phone.reboot(power_off=True)
     obs, reward, terminated, truncated, info = env.step(EnvAction(action_type=TAP, coord=(5, 5)))
     assert truncated and not terminated and reward == 0.0
     assert info["device_error"].startswith("DeviceOfflineError")
@@ -173,7 +173,7 @@ def test_a_device_that_vanishes_truncates_the_episode(env, phone):
 
 def test_reset_waits_for_a_rebooting_device(env, phone):
     env.reset(seed=0)
-    phone.shell("reboot")
+    phone.reboot()
     obs, info = env.reset()
     assert phone.online and Path(obs["screenshot"]).exists()
 

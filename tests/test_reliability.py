@@ -389,7 +389,7 @@ class PowerOff(BaseCallback):
     def _on_step(self) -> bool:
         if not self.done and self.num_timesteps >= self.at:
             self.done = True
-            with contextlib.suppress(RuntimeError):  # (over adb, the phone may go before it answers)
+            with contextlib.suppress(RuntimeError):  # (`reboot` never answers: the phone goes under it)
                 self.training_env.env_method("shell", "reboot -p", indices=[self.index])
         return True
 

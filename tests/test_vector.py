@@ -161,7 +161,8 @@ def test_an_in_process_fault_truncates_one_worker_and_the_others_keep_stepping()
     guard = {"retry_interval": 0.2, "probe_timeout": 0.3, "max_down_seconds": 30}
     env = vec(**guard)
     env.reset()
-    env.env_method("shell", _serial_command("virtual-1", "reboot -p"))  # worker 1's phone powers off
+    with pytest.raises(RuntimeError, match="worker 1 .*DeviceOfflineError"):  # worker 1's phone powers off
+        env.env_method("shell", _serial_command("virtual-1", "reboot -p"))  # (`reboot` never answers)
     obs, rewards, dones, infos = env.step(np.array([0, 0]))
     assert dones[1] and infos[1]["TimeLimit.truncated"] and "DeviceOfflineError" in infos[1]["device_error"]
     assert not dones[0]
@@ -293,7 +294,8 @@ def test_while_too_many_devices_are_down_the_step_waits_for_them(caplog):
     env = vec(**guard, max_blank_share=0.25)  # one phone of two down is too many
     try:
         env.reset()
-        env.env_method("shell", _serial_command("virtual-1", "reboot"))  # offline for a second, then boots
+        with pytest.raises(RuntimeError, match="worker 1 .*DeviceOfflineError"):  # offline for a second, then boots
+            env.env_method("shell", _serial_command("virtual-1", "reboot"))
         reported = False
         with caplog.at_level(logging.WARNING, logger="androidrl.vector.async_env"):
             for _ in range(15):  # the reboot and beyond

@@ -398,6 +398,24 @@ def test_a_job_whose_output_goes_elsewhere_outlives_its_command_and_acts_on_the_
     assert run(phone, "cat /sdcard/job.txt")[0] == "kept\n"
 
 
+def test_reboot_never_answers_in_a_job_it_ends_with_the_phone():
+    # AOSP's reboot waits in pause() until init takes the phone down: no command after it runs.
+    from androidrl.virtual.phone import PhoneOfflineError, VirtualPhone
+    from androidrl.virtual.system.clock import Clock
+
+    phone = VirtualPhone(360, 800, 160, clock=Clock(stepped=True), boot_seconds=0.0)
+    with pytest.raises(PhoneOfflineError, match="went down to reboot"):
+        phone.shell("echo x > /sdcard/a.txt; reboot; echo y > /sdcard/b.txt")
+    assert run(phone, "ls /sdcard/a.txt /sdcard/b.txt")[2] == 1 and run(phone, "cat /sdcard/a.txt")[0] == "x\n"
+    assert run(phone, "reboot -p & echo started") == ("started\n", "", 0)  # (a job: the phone goes under it)
+    phone.power_on()
+    assert run(phone, "(sleep 1; reboot -p) >/dev/null 2>&1 &")[2] == 0 and phone.online
+    phone.clock.advance(1)
+    with pytest.raises(PhoneOfflineError, match="powered off"):  # the next look runs the job: the phone goes
+        phone.shell("echo late")
+    assert not phone.online
+
+
 def test_read_takes_one_line_of_the_clients_input_and_leaves_the_rest(phone):
     stdin = Stdin()
     stdin.feed(b"one two three\nsecond line\n")

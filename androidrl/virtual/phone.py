@@ -179,6 +179,7 @@ class VirtualPhone(PhoneCore):
         """
         self.check_online()
         self.deliver_due()  # (what went off while nobody looked is there for the command to see)
+        self.check_online()  # (... a job's `reboot` among it)
         self.command_log.append(command)
         shell = session or self.open_shell(cancel, deadline)
         shell.sink = sink

@@ -8,7 +8,6 @@ import logging
 import signal
 import socket
 import threading
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
@@ -23,9 +22,6 @@ logger = logging.getLogger(__name__)
 
 
 POWER_POLL_SECONDS = 0.02  # how often the server checks whether the phone went off or came back
-# How long a service that was running when the phone went off may still finish (its answer, its exit
-# status): init takes seconds to shut a phone down after `reboot`, whose own answer arrives first.
-SHUTDOWN_GRACE_SECONDS = 1.0
 
 
 ANNOUNCE_TIMEOUT = 2.0
@@ -163,15 +159,10 @@ class AdbdServer(Adbd):
 
     async def _watch_power(self) -> None:
         """Follow the phone's power: off the network while it is offline, back when it is online."""
-        offline_since = None
         while True:
             await asyncio.sleep(POWER_POLL_SECONDS)
             online = self.phone.online
-            offline_since = None if online else offline_since or time.monotonic()
             if not online and self._listener is not None:
-                busy = any(conn.busy for conn in self._connections)  # (each drops all once its service ends)
-                if busy and time.monotonic() - offline_since < SHUTDOWN_GRACE_SECONDS:
-                    continue
                 logger.info("adbd %s: phone offline, closing connections", self.serial)
                 self.drop_connections()
             elif online and self._listener is None:

@@ -101,7 +101,8 @@ async def _run_streaming(
             if chunks:
                 await emit(chunks)
     except BaseException:
-        cancel.set()  # the client went away: stop the command too
+        cancel.set()  # the client went away: stop the command too (how it ends has nobody to go to)
+        job.add_done_callback(lambda ended: ended.cancelled() or ended.exception())
         raise
     return (await job).exit_code
 

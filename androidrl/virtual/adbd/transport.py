@@ -292,13 +292,8 @@ class Connection:
     def forget(self, stream: Stream) -> None:
         self._streams.pop(stream.local_id, None)
 
-    @property
-    def busy(self) -> bool:
-        """Whether a service runs on this connection (a shell command still answering)."""
-        return bool(self._streams)
-
     def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
-        if not self.adbd.phone.online and not self.busy:  # went off: answer nothing more (a service ends first)
+        if not self.adbd.phone.online:  # went off since the last power poll: answer nothing more
             self.adbd.drop_connections()
             return
         if command == A_CNXN:
@@ -455,8 +450,9 @@ class Connection:
         except Exception:
             logger.exception("adbd service %r failed", name)
         finally:
-            stream.close()
-            if not self.adbd.phone.online:  # e.g. `shell reboot`: drop off now, not at the next poll
+            if self.adbd.phone.online:
+                stream.close()
+            else:  # e.g. `shell reboot`: the phone went down under the service; no answer, the connections drop now
                 self.adbd.drop_connections()
 
 

@@ -23,6 +23,7 @@ from androidrl.virtual.shell import expansion
 from androidrl.virtual.shell.control import FunctionReturn, LoopControl, ShellError, ShellExit
 from androidrl.virtual.shell.streams import NO_INPUT, Closed, FileOut, RedirectError, Streams, apply_redirects
 from androidrl.virtual.shell.tree import AndOr, Group, Redirected, Simple, Subshell
+from androidrl.virtual.system.power import PhoneOfflineError
 
 #: The top-level commands of a job: ``(and-or list, whether it runs in the background)``.
 Items = tuple[tuple[AndOr, bool], ...]
@@ -89,6 +90,8 @@ def _run_item(sh, item: AndOr, background: bool) -> bool:
         sh.error(failure.message)
         return False
     except (FunctionReturn, LoopControl):
+        return False
+    except PhoneOfflineError:  # (it rebooted the phone: the job ends with it, and the phone is looked at as it is)
         return False
     return True
 

@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from androidrl.virtual.system.power import PhoneOfflineError
+
 #: Signal names and numbers ``kill`` knows (Linux's, as on Android).
 SIGNALS = {s.name[3:]: int(s) for s in signals.Signals if s.name.startswith("SIG") and not s.name.startswith("SIG_")}
 SIGNAL_NAMES = {number: name for name, number in sorted(SIGNALS.items(), key=lambda item: -item[1])}
@@ -44,6 +46,8 @@ class Jobs:
         def main() -> None:
             try:
                 job.status = run(job)
+            except PhoneOfflineError:  # (`reboot &`: the phone went down, and every process with it)
+                job.status = 128 + 9
             finally:
                 job.done.set()
 

@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+import shlex
+
 from androidrl.virtual.shell.interpreter import Shell, is_builtin
 from androidrl.virtual.shell.registry import Result, command, fail, ok
+from androidrl.virtual.system.power import PhoneOfflineError
 
 
 @command("id")
@@ -177,5 +180,15 @@ def _pidof(sh: Shell, argv: list[str], stdin: bytes) -> Result:
 
 @command("reboot")
 def _reboot(sh: Shell, argv: list[str], stdin: bytes) -> Result:
-    sh.phone.reboot(power_off="-p" in argv[1:])
-    return ok()
+    """``reboot [-p]``: the phone goes down under the command, which never answers.
+
+    AOSP's reboot (system/core/reboot/reboot.c) sets ``sys.powerctl`` and then waits in ``pause()``
+    for init to take the phone down, so that ``adb shell reboot && adb wait-for-device`` works: it
+    never exits, and whoever ran it sees the phone go (over adb, the connection drops).
+
+    Raises:
+        PhoneOfflineError: Always: the phone went down under the command.
+    """
+    power_off = "-p" in argv[1:]
+    sh.phone.reboot(power_off=power_off)
+    raise PhoneOfflineError(f"`{shlex.join(argv)}`: the phone {'powered off' if power_off else 'went down to reboot'}")
