@@ -20,8 +20,8 @@ from androidrl.device.virtual import VirtualDevice
 from androidrl.env import AndroidEnv
 from androidrl.plugins import import_class, parse_plugin
 from androidrl.tasks.base import Task
-from androidrl.tasks.family import family_gym_ids
-from androidrl.tasks.registry import builtin_specs, gym_id
+from androidrl.tasks.family import family_gym_ids, family_names
+from androidrl.tasks.registry import gym_id
 
 VIRTUAL_PHONE_ID = "androidrl/VirtualPhone-v0"
 
@@ -159,7 +159,7 @@ def pixel_spec(task: str | Mapping[str, Any] | None = None, **kwargs: Any) -> En
     Its id is the task's pixel id (``androidrl/TapTargetPixels-v0``; ``androidrl/AndroidEnvPixels-v0``
     for a task of your own); ``kwargs`` are :func:`make_pixel_env`'s (plain data, as a config's sections).
     """
-    name = task if isinstance(task, str) and task in builtin_specs() else None
+    name = task if isinstance(task, str) and task in family_names() else None
     env_id = pixel_id(gym_id(name) if name else "androidrl/AndroidEnv-v0")
     entry_point = f"{__name__}:make_pixel_env"
     return EnvSpec(env_id, entry_point, kwargs={"task": task, **kwargs}, disable_env_checker=True)
@@ -185,7 +185,8 @@ def register_envs() -> None:
     ``...Pixels-v0`` twin ready for SB3 (images in, Discrete actions out), which takes a
     training config's ``observation``, ``action`` and ``wrappers`` sections as keywords.
     """
-    ids: dict[str, Any] = {VIRTUAL_PHONE_ID: None, **{gym_id(name): name for name in builtin_specs()}}
+    # (from the file names alone: reading and checking every family's spec would take seconds at import)
+    ids: dict[str, Any] = {VIRTUAL_PHONE_ID: None, **{gym_id(name): name for name in family_names()}}
     ids.update((env_id, kwargs["task"]) for env_id, kwargs in family_gym_ids())
     for env_id, task in ids.items():
         kwargs = {"task": task} if task else {}

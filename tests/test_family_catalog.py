@@ -1,6 +1,8 @@
 """The families folder: its rules, listings and filters, suites, gym ids per tier, and the generated docs page."""
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,22 @@ def test_the_shipped_families_are_the_builtins_and_keep_their_names_and_ids():
     assert {s.category for s in specs.values()} >= {"navigation", "gestures", "text-entry", "settings", "cross-app"}
     assert gym_id("wifi-on") == "androidrl/WifiOn-v0" and make_task("wifi-on").tier is None
     assert all(set(spec.tiers) == set(TIERS) and spec.oracle for spec in specs.values())
+
+
+def test_import_reads_no_family_file_and_one_named_task_reads_its_own_alone():
+    # Every family's spec read and checked takes seconds; `import androidrl` (each worker, each CLI call) must not.
+    code = (
+        "import androidrl, gymnasium as gym\n"
+        "from androidrl.tasks import family\n"
+        "assert 'androidrl/WifiOn-Hard-v0' in gym.registry, 'ids come from the file names'\n"
+        "print(family._load_file.cache_info().currsize)\n"
+        "androidrl.make_virtual_env(360, 800, 160, task='wifi-on').close()\n"
+        "print(family._load_file.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split() == ["0", "1"]
+    with pytest.raises(TaskError, match="unknown family 'wifi-onn'; there are .*'wifi-on'"):
+        make_task({"family": "wifi-onn"})
 
 
 def test_families_are_listed_and_filtered_by_category_app_and_stock():

@@ -242,7 +242,8 @@ def test_uiautomator_xml_format(phone):
 
 def test_reboot_takes_the_phone_offline_then_back_home(phone):
     phone.shell("am start -n com.android.settings/.Settings")
-    phone.shell("reboot")
+    with pytest.raises(PhoneOfflineError, match="went down to reboot"):  # it never answers: the phone goes under it
+        phone.shell("echo bye; reboot; echo never")
     assert not phone.online
     with pytest.raises(PhoneOfflineError):
         phone.shell("echo hi")
@@ -286,6 +287,23 @@ def test_incremental_frames_equal_full_redraws():
             _draw_ops(full, phone.display._ops)
             assert np.array_equal(frame, np.asarray(full))
         assert phone.display._renderer.partial_frames > 10  # the incremental path was taken
+
+
+def test_a_held_frame_stays_as_drawn_and_a_dropped_ones_memory_is_drawn_in_again(phone):
+    phone.shell("am start -n com.androidrl.practice/.TargetActivity --ei seed 1")
+    held = [phone.screenshot()]
+    renderer = phone.display._renderer
+    for x in range(5, 65, 10):  # misses: the score line changes each time
+        phone.tap(x, 400)
+        held.append(phone.screenshot())
+    kept = [frame.copy() for frame in held]
+    reused = renderer.reused_buffers
+    for x in range(5, 65, 10):
+        phone.tap(x, 400)
+        phone.screenshot()  # (dropped at once)
+    assert all(np.array_equal(frame, copy) for frame, copy in zip(held, kept))
+    assert len({frame.tobytes() for frame in held}) == len(held)  # (each a frame of its own)
+    assert renderer.reused_buffers >= reused + 4  # (not the first two: the frames before them are held)
 
 
 def test_changed_region_follows_the_frames(phone):

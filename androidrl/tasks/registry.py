@@ -9,7 +9,14 @@ from typing import Any
 
 from androidrl.errors import TaskError
 from androidrl.tasks.base import IdleTask, Task
-from androidrl.tasks.family import FAMILY_SUITE_OPTIONS, family_specs, make_family_suite, make_family_task
+from androidrl.tasks.family import (
+    FAMILY_SUITE_OPTIONS,
+    family_names,
+    family_spec,
+    family_specs,
+    make_family_suite,
+    make_family_task,
+)
 from androidrl.tasks.spec import TaskSpec, load_spec, parse_spec
 from androidrl.tasks.spec_task import SpecTask
 from androidrl.tasks.suite import TaskSuite
@@ -81,9 +88,9 @@ def make_task(task: Task | TaskSpec | dict[str, Any] | str | Path | Sequence[Any
     if isinstance(task, dict):
         return SpecTask(parse_spec(task))
     if isinstance(task, (str, Path)):
-        builtins = builtin_specs()
+        builtins = family_names()
         if str(task) in builtins:
-            return SpecTask(builtins[str(task)])
+            return SpecTask(family_spec(str(task)))  # (its file alone: reading every family's takes seconds)
         path = Path(task)
         if path.suffix in (".yaml", ".yml") or path.exists():
             return SpecTask(load_spec(path))

@@ -9,6 +9,7 @@ most screenshots cost a comparison instead of a redraw.
 from __future__ import annotations
 
 import functools
+import sys
 import unicodedata
 import weakref
 from collections import Counter, deque
@@ -204,8 +205,11 @@ class Renderer:
         self._ops: tuple[Op, ...] | None = None
         self._frame: np.ndarray | None = None
         self._buffer: np.ndarray | None = None  # the RGBX memory under ``_frame``
+        # the memory of the frame before, and where ``_frame`` differs from it (reused once nobody holds it)
+        self._spare: tuple[np.ndarray, Box] | None = None
         self.frames_drawn = 0
         self.partial_frames = 0
+        self.reused_buffers = 0  # partial frames drawn in the memory of a frame nobody held any more
         # (frame, the frame it was drawn over, the region that differs), newest last
         self._history: deque[tuple[weakref.ref, weakref.ref | None, Box]] = deque(maxlen=16)
 
@@ -224,7 +228,7 @@ class Renderer:
             _draw_ops(_canvas(buffer), ops)
             region = (0, 0, self.width, self.height)
         else:
-            buffer = self._buffer.copy()  # frames are immutable: whoever holds the last one keeps it
+            buffer = self._next_buffer()
             canvas = _canvas(buffer)
             for left, top, right, bottom in regions:
                 patch = Image.new("RGBX", (right - left, bottom - top), self.background)
@@ -236,9 +240,26 @@ class Renderer:
         buffer.flags.writeable = False
         frame = buffer[..., :3]
         self._history.append((weakref.ref(frame), weakref.ref(previous) if previous is not None else None, region))
+        self._spare = (self._buffer, region) if self._buffer is not None else None
         self._ops, self._frame, self._buffer = ops, frame, buffer
         self.frames_drawn += 1
         return frame
+
+    def _next_buffer(self) -> np.ndarray:
+        """Memory for the next frame, holding the current frame's pixels, which it must leave as they are.
+
+        Frames are immutable: whoever holds one keeps it as it was. The frame before the current one
+        gives its memory back once nothing refers to it any more (then only what changed since is
+        copied into it); else the current frame's memory is copied whole.
+        """
+        spare, self._spare = self._spare, None
+        if spare is not None and sys.getrefcount(spare[0]) == 2:  # (the tuple, the argument: no frame, no view)
+            buffer, (left, top, right, bottom) = spare
+            buffer.flags.writeable = True
+            buffer[top:bottom, left:right] = self._buffer[top:bottom, left:right]
+            self.reused_buffers += 1
+            return buffer
+        return self._buffer.copy()
 
     def rgbx(self, frame: np.ndarray) -> np.ndarray | None:
         """The ``(height, width, 4)`` RGBX memory under ``frame`` if it is this renderer's current frame."""
