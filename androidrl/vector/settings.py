@@ -40,8 +40,8 @@ class VectorSettings(StrictScalars):
         start_method: How worker processes start (async and subproc backends): None for the
             platform's default — fork on Linux (Python < 3.14): quick, and a worker shares the trainer's
             pages; its RSS counts them (400–630 MB beside a trainer with torch) though what it adds is its
-            own, ~17 MB with a virtual phone — or ``forkserver`` / ``spawn``: a worker that maps nothing of
-            the trainer's and loads no torch (~90 MB RSS, ~64 MB its own), where forking is unsafe; the
+            own, ~20 MB with a virtual phone — or ``forkserver`` / ``spawn``: a worker that maps nothing of
+            the trainer's and loads no torch (~80 MB RSS, ~54 MB its own), where forking is unsafe; the
             script that starts them must do so under ``if __name__ == "__main__":``.
     """
 
