@@ -39,7 +39,6 @@ from androidrl.spaces import (
 from androidrl.tasks.base import Needs, Task
 from androidrl.tasks.registry import make_task
 from androidrl.tasks.spec import MAX_STEPS, TaskSpec
-from androidrl.tasks.steps import wake_and_unlock
 from androidrl.tasks.suite import TaskSuite
 from androidrl.ui import Snapshot, UIElement
 from androidrl.validation import error_items, shorten
@@ -256,7 +255,7 @@ class AndroidEnv(gym.Env):
             raise ValueError(f"AndroidEnv.reset: option task={task!r} needs a task suite; this env's task is one task")
         self._check_open()
         self.device.wait_ready(timeout=timeout)
-        wake_and_unlock(self.device)  # a phone that slept or locked in the last episode starts awake and unlocked
+        self.device.wake_and_unlock()  # a phone that slept or locked in the last episode starts awake and unlocked
         if not self._set_up:
             self.task.setup(self.device)
             self._set_up = True
@@ -446,9 +445,9 @@ class AndroidEnv(gym.Env):
         self.current_xml()
         return self._current_snapshot().elements
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
-        """Where frame ``new`` differs from the earlier frame ``old``, if the device knows (see :class:`Device`)."""
-        return self.device.changed_region(old, new)
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[tuple[int, int, int, int], ...] | None:
+        """Boxes where frame ``new`` differs from the earlier frame ``old``, if the device knows (see Device)."""
+        return self.device.changed_regions(old, new)
 
     def set_write_files(self, on: bool) -> None:
         """Turn writing the observation files on or off (wrappers that read :attr:`frame` turn it off)."""

@@ -124,6 +124,7 @@ def test_a_reset_env_starts_awake_and_unlocked(phone):
     env = AndroidEnv(VirtualDevice(phone), dump_xml=False)
     try:
         env.reset(seed=0)
+        assert "wm dismiss-keyguard" not in " ".join(phone.command_log)  # (awake and unlocked: nothing to send)
         phone.shell("input keyevent SLEEP")
         assert phone.keyguard.showing
         env.reset(seed=1)

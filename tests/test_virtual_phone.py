@@ -311,12 +311,31 @@ def test_changed_region_follows_the_frames(phone):
     first = phone.screenshot()
     phone.tap(5, 400)  # a miss: only the score line changes
     second = phone.screenshot()
-    left, top, right, bottom = phone.changed_region(first, second)
+    ((left, top, right, bottom),) = phone.changed_regions(first, second)
     changed = np.argwhere(np.any(first != second, axis=2))
     assert top <= changed[:, 0].min() and changed[:, 0].max() < bottom
     assert left <= changed[:, 1].min() and changed[:, 1].max() < right
-    assert phone.changed_region(second, second) == (0, 0, 0, 0)
-    assert phone.changed_region(second, first) is None  # not a later frame: unknown
+    assert phone.changed_regions(second, second) == ()
+    assert phone.changed_regions(second, first) is None  # not a later frame: unknown
+
+
+def test_changed_regions_of_a_jump_are_boxes_not_the_screen_between(phone):
+    """A target that moves from one place to another changed boxes there; every changed pixel is in one."""
+    phone.shell("am start -n com.androidrl.practice/.TargetActivity --ei seed 1")
+    before = phone.screenshot()
+    left, top, right, bottom = node_bounds(phone.dump_ui(), resource_id="com.androidrl.practice:id/target")
+    phone.tap((left + right) // 2, (top + bottom) // 2)  # a hit: the target moves
+    phone.tap(5, 400)  # a miss: the score line
+    after = phone.screenshot()
+    regions = phone.changed_regions(before, after)
+    assert regions is not None and len(regions) >= 2
+    covered = np.zeros(before.shape[:2], dtype=bool)
+    for left, top, right, bottom in regions:
+        covered[top:bottom, left:right] = True
+    changed = np.any(before != after, axis=2)
+    assert changed.any() and not (changed & ~covered).any()
+    rows, cols = np.nonzero(covered)
+    assert covered.sum() < (np.ptp(rows) + 1) * (np.ptp(cols) + 1)  # less than the box around them all
 
 
 def test_a_line_at_fractional_points_crossing_a_layers_edge_is_clipped_to_it():

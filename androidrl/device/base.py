@@ -37,6 +37,8 @@ _SIZE_RE = re.compile(r"(?:(Physical|Override) size:\s*)?(\d+)x(\d+)")
 SWIPE_DURATION_MS = 400
 LONG_PRESS_MS = 500
 NOT_IDLE = "ERROR: could not get idle state."
+#: What :meth:`Device.wake_and_unlock` sends: the screen on, an insecure keyguard away.
+WAKE_AND_UNLOCK = "input keyevent WAKEUP; wm dismiss-keyguard"
 _dump_ids = itertools.count()
 T = TypeVar("T")
 
@@ -139,10 +141,10 @@ class Device(ABC):
     def screenshot(self) -> np.ndarray:
         """The screen as a ``(height, width, 3)`` uint8 RGB array (treat it as read-only)."""
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[tuple[int, int, int, int], ...] | None:
         """Where screenshot ``new`` differs from the earlier screenshot ``old``, if the device knows.
 
-        Returns (left, top, right, bottom) pixels, (0, 0, 0, 0) for nowhere, or None when
+        Returns (left, top, right, bottom) boxes in pixels, () for nowhere, or None when
         unknown (the default: a phone over adb does not say). Wrappers use it to redo only
         the changed part of an observation.
         """
@@ -160,6 +162,17 @@ class Device(ABC):
                 command, result.exit_code, result.text, result.stderr.decode("utf-8", "replace"), serial=self.serial
             )
         return result.text
+
+    def wake_and_unlock(self) -> None:
+        """Turn the screen on and take an insecure keyguard away, as an episode's reset on a device must.
+
+        ``input keyevent WAKEUP`` does nothing to an awake phone, ``wm dismiss-keyguard`` nothing
+        to an unlocked one (one shell round trip either way).
+
+        Raises:
+            DeviceCommandError: The device refused it.
+        """
+        self.shell(WAKE_AND_UNLOCK)
 
     # ------------------------------------------------------------------ screen
 

@@ -103,6 +103,23 @@ class VirtualDevice(Device):
             raise DeviceOfflineError("the virtual phone is rebooting or powered off", serial=self.serial)
         return phone
 
+    def wait_ready(self, timeout: float = 60.0, poll: float = 0.2) -> None:
+        """As :meth:`Device.wait_ready`; a phone that is up answers at once (in process: no round trip)."""
+        if self._phone is None or not self._phone.online:
+            super().wait_ready(timeout, poll)
+        self._screen_size = None  # (as after a reply: a reboot may come back with another size)
+
+    def wake_and_unlock(self) -> None:
+        """As :meth:`Device.wake_and_unlock`; an awake, unlocked phone needs no command."""
+        phone = self._online()
+        if not phone.wakefulness.awake or phone.keyguard.showing:
+            super().wake_and_unlock()
+
+    def query_screen_size(self) -> tuple[int, int]:
+        """The phone's size now, as ``wm size`` answers it (an override size wins)."""
+        self._screen_size = self._online().size
+        return self._screen_size
+
     def execute(self, command: str, *, timeout: float | None = None) -> CommandResult:
         """Run ``command`` with the phone's shell (``sleep`` and friends honour ``timeout``)."""
         limit = self.timeout if timeout is None else timeout
@@ -119,9 +136,9 @@ class VirtualDevice(Device):
         """The phone's current frame (shared and read-only; it changes identity when the screen does)."""
         return self._online().screenshot()
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
-        """The region the phone's renderer redrew between the two frames (exact, no comparison)."""
-        return self.phone.changed_region(old, new)
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[tuple[int, int, int, int], ...] | None:
+        """The regions the phone's renderer redrew between the two frames (exact, no comparison)."""
+        return self.phone.changed_regions(old, new)
 
     def snapshot_names(self) -> list[str]:
         """The phone's snapshots."""

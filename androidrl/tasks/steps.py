@@ -351,20 +351,6 @@ def file_commands(write: FileWrite) -> list[str]:
 
 # ---------------------------------------------------------------------------- running steps
 
-#: Every episode's first step: wake the screen and take an insecure keyguard away, as a reset on a
-#: device must (``input keyevent WAKEUP`` does nothing to an awake phone, ``wm dismiss-keyguard``
-#: nothing to an unlocked one: one shell round trip either way).
-WAKE_AND_UNLOCK = "input keyevent WAKEUP; wm dismiss-keyguard"
-
-
-def wake_and_unlock(device: Device) -> None:
-    """Turn the screen on and unlock (no PIN), before a task's setup and reset steps.
-
-    Raises:
-        DeviceCommandError: The device refused it.
-    """
-    device.shell(WAKE_AND_UNLOCK)
-
 
 def run_steps(device: Device, steps: tuple[Step, ...], where: str) -> None:
     """Run steps in order.

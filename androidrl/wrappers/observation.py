@@ -22,6 +22,7 @@ computed the same way, the result equals a from-scratch downscale bit for bit.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -80,6 +81,14 @@ def band_rows(width: int, height: int, out_height: int) -> int:
     the same band of a from-scratch downscale.
     """
     return min(32, max(8, round(BAND_PIXELS * out_height / (width * height))))
+
+
+def _bands_over(regions: Iterable[tuple[int, int, int, int]], scale: float, rows: int) -> list[int]:
+    """The first output rows of the bands (``rows`` high) under the rows of ``regions``, scaled by ``scale``."""
+    tops = set()
+    for _, top, _, bottom in regions:
+        tops.update(range(int(top * scale) // rows * rows, math.ceil(bottom * scale), rows))
+    return sorted(tops)
 
 
 def check_shape(shape: tuple[int, int]) -> tuple[int, int]:
@@ -202,14 +211,14 @@ class ScreenshotObservation(gym.ObservationWrapper):
         if cache is not None and cache[0] is frame:
             scaled = cache[1]
         else:
-            rows = band_rows(width, height, geometry.scaled_size[1])
-            bands = range(0, geometry.scaled_size[1], rows)
+            out_height = geometry.scaled_size[1]
+            rows = band_rows(width, height, out_height)
+            bands: Iterable[int] = range(0, out_height, rows)
             if cache is not None and cache[0].shape == frame.shape:
                 scaled = cache[1]
-                region = self.env.unwrapped.changed_region(cache[0], frame)
-                if region is not None:  # redo only the bands over the changed rows
-                    scale = geometry.scaled_size[1] / height
-                    bands = range(int(region[1] * scale) // rows * rows, int(np.ceil(region[3] * scale)), rows)
+                regions = self.env.unwrapped.changed_regions(cache[0], frame)
+                if regions is not None:  # redo only the bands over the changed rows
+                    bands = _bands_over(regions, out_height / height, rows)
             else:
                 channels = 1 if self.grayscale else 3
                 scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)

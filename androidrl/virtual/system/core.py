@@ -582,9 +582,9 @@ class PhoneCore:
         """The screen as a read-only ``(height, width, 3)`` uint8 RGB array, the same object until it changes."""
         return self.display.screenshot()
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
-        """Where frame ``new`` differs from the earlier frame ``old``; None when the phone cannot tell."""
-        return self.display.changed_region(old, new)
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[tuple[int, int, int, int], ...] | None:
+        """Boxes where frame ``new`` differs from the earlier frame ``old``; None when the phone cannot tell."""
+        return self.display.changed_regions(old, new)
 
     @property
     def frames_drawn(self) -> int:

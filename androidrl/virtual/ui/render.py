@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import functools
 import sys
-import unicodedata
 import weakref
 from collections import Counter, deque
 from math import ceil, floor
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from androidrl.virtual.ui.glyphs import text_mask
 from androidrl.virtual.ui.views import (
     DIVIDER,
     HINT,
@@ -38,17 +38,6 @@ from androidrl.virtual.ui.views import (
 
 Op = tuple  # ("rect", box, color, radius) | ("text", ...) | ("disc", ...) | ("line", ...) | ("dim", box, alpha)
 #            | ("layer", box, ops) | ("image", box, rgb bytes, (width, height))
-
-
-@functools.cache
-def font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size_px`` (the same on every machine)."""
-    return ImageFont.load_default(size=max(4, size_px))
-
-
-def text_width(text: str, size_px: int) -> int:
-    """How many pixels wide ``text`` draws at ``size_px`` (a cursor's place, a field's selection)."""
-    return round(font(size_px).getlength(_drawable(text))) if text else 0
 
 
 def display_list(root: View, scale: float) -> tuple[Op, ...]:
@@ -210,8 +199,8 @@ class Renderer:
         self.frames_drawn = 0
         self.partial_frames = 0
         self.reused_buffers = 0  # partial frames drawn in the memory of a frame nobody held any more
-        # (frame, the frame it was drawn over, the region that differs), newest last
-        self._history: deque[tuple[weakref.ref, weakref.ref | None, Box]] = deque(maxlen=16)
+        # (frame, the frame it was drawn over, the regions that differ), newest last
+        self._history: deque[tuple[weakref.ref, weakref.ref | None, tuple[Box, ...]]] = deque(maxlen=16)
 
     def render(self, ops: tuple[Op, ...]) -> np.ndarray:
         """The frame for ``ops``: a read-only ``(height, width, 3)`` uint8 array (a view of RGBX memory)."""
@@ -226,7 +215,7 @@ class Renderer:
             buffer = np.empty((self.height, self.width, 4), dtype=np.uint8)
             buffer.view(np.uint32).fill(_pixel(self.background))
             _draw_ops(_canvas(buffer), ops)
-            region = (0, 0, self.width, self.height)
+            regions = [(0, 0, self.width, self.height)]
         else:
             buffer = self._next_buffer()
             canvas = _canvas(buffer)
@@ -235,12 +224,12 @@ class Renderer:
                 box = (left, top, right, bottom)
                 _draw_ops(patch, [op for op in ops if _touches(op[1], box, self.MARGIN)], left, top)
                 canvas.paste(patch, (left, top))
-            region = functools.reduce(_union, regions)
             self.partial_frames += 1
         buffer.flags.writeable = False
         frame = buffer[..., :3]
-        self._history.append((weakref.ref(frame), weakref.ref(previous) if previous is not None else None, region))
-        self._spare = (self._buffer, region) if self._buffer is not None else None
+        parent = weakref.ref(previous) if previous is not None else None
+        self._history.append((weakref.ref(frame), parent, tuple(regions)))
+        self._spare = (self._buffer, functools.reduce(_union, regions)) if self._buffer is not None else None
         self._ops, self._frame, self._buffer = ops, frame, buffer
         self.frames_drawn += 1
         return frame
@@ -265,21 +254,25 @@ class Renderer:
         """The ``(height, width, 4)`` RGBX memory under ``frame`` if it is this renderer's current frame."""
         return self._buffer if frame is self._frame else None
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> Box | None:
-        """The region where ``new`` differs from ``old`` (both frames of this renderer), or None if unknown."""
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[Box, ...] | None:
+        """Where ``new`` differs from ``old`` (frames of this renderer): boxes, () for nowhere, None if unknown.
+
+        Regions of successive frames are listed each, not merged: a target that jumped from the
+        top of the screen to the bottom changed two small boxes, not the screen between them.
+        """
         if old is new:
-            return _NOTHING
-        region: Box | None = None
+            return ()
+        regions: tuple[Box, ...] = ()
         target = new
-        for frame_ref, parent_ref, box in reversed(self._history):
+        for frame_ref, parent_ref, boxes in reversed(self._history):
             if frame_ref() is not target:
                 continue
-            region = box if region is None else _union(region, box)
+            regions += boxes
             parent = parent_ref() if parent_ref is not None else None
             if parent is None:
                 return None
             if parent is old:
-                return region
+                return regions
             target = parent
         return None
 
@@ -367,14 +360,7 @@ def _clip(box: Box, clip: Box) -> Box:
     return max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3])
 
 
-_NOTHING: Box = (0, 0, 0, 0)
-
-
 def _union(a: Box, b: Box) -> Box:
-    if a == _NOTHING:
-        return b
-    if b == _NOTHING:
-        return a
     return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
 
@@ -464,7 +450,7 @@ def _ink(op: Op) -> Box | None:
     """The screen pixels ``op`` may draw on (its box, a text's glyphs, a line's width), or None for none."""
     kind, box = op[0], op[1]
     if kind == "text":
-        mask, (dx, dy) = _text_mask(op[2], op[3], op[5] and op[3] >= 14, op[6], box[2] - box[0])
+        mask, (dx, dy) = text_mask(op[2], op[3], op[5] and op[3] >= 14, op[6], box[2] - box[0])
         if mask is None:
             return None
         x = (box[0] + box[2]) // 2 if op[6] == "center" else box[0]
@@ -485,113 +471,9 @@ def _mask(size: tuple[int, int], alpha: int) -> Image.Image:
 
 
 def _draw_text(image: Image.Image, box: Box, text: str, size: int, color: Color, bold: bool, gravity: str) -> None:
-    mask, (dx, dy) = _text_mask(text, size, bold and size >= 14, gravity, box[2] - box[0])
+    mask, (dx, dy) = text_mask(text, size, bold and size >= 14, gravity, box[2] - box[0])
     if mask is None:
         return
     cy = (box[1] + box[3]) // 2
     x = (box[0] + box[2]) // 2 if gravity == "center" else box[2] if gravity == "end" else box[0]
     image.paste(color, (x + dx, cy + dy, x + dx + mask.width, cy + dy + mask.height), mask)
-
-
-@functools.lru_cache(maxsize=4096)
-def _text_mask(
-    text: str, size: int, bold: bool, gravity: str, width: int
-) -> tuple[Image.Image | None, tuple[int, int]]:
-    """A text's coverage mask and its offset from the anchor point (left or centre, middle).
-
-    Rendering a line of text is the costliest drawing operation; screens repeat the same
-    labels, so each is rendered once.
-    """
-    face = font(size)
-    drawn = _drawable(text)
-    if size >= _RUN_MIN_SIZE and len(drawn) > 1 and _RUN_CHARS.issuperset(drawn):
-        run = _glyph_run(drawn, size, bold, gravity, width)
-        if run is not None:
-            return run
-    text = _ellipsize(drawn, face, width)
-    if not text:
-        return None, (0, 0)
-    anchor = "mm" if gravity == "center" else "rm" if gravity == "end" else "lm"
-    stroke = 1 if bold else 0
-    # The mask ``ImageDraw.text`` would draw (white, stroke and fill alike) onto a black canvas of the text's
-    # box, taken as Pillow renders it: one layout instead of two, no canvas (the same bytes).
-    core, (left, top) = face.getmask2(text, "L", stroke_width=stroke, stroke_filled=True, anchor=anchor)
-    mask = Image.new("L", (max(1, core.size[0]), max(1, core.size[1])))
-    if core.size[0] and core.size[1]:
-        mask.im = core  # (the same mode and size: the image takes Pillow's rendering as its pixels)
-    return mask, (left, top)
-
-
-#: A large line of these (a calculator's display, a big clock) is put together from its glyphs' cached
-#: masks: a number that changes with every key would otherwise be laid out and rasterised anew each time.
-_RUN_CHARS = frozenset("0123456789.,:+-x/%()E")
-_RUN_MIN_SIZE = 24
-
-
-@functools.lru_cache(maxsize=1024)
-def _advance(char: str, size: int) -> float:
-    return font(size).getlength(char)
-
-
-def _glyph_run(
-    text: str, size: int, bold: bool, gravity: str, width: int
-) -> tuple[Image.Image, tuple[int, int]] | None:
-    """``text``'s mask made of its characters' masks, each at its advance; None when it does not fit ``width``."""
-    advances = [_advance(ch, size) for ch in text]
-    total = sum(advances)
-    if total > width:
-        return None
-    placed, cursor = [], 0.0
-    for ch, advance in zip(text, advances):
-        glyph, (left, top) = _text_mask(ch, size, bold, "start", 1 << 20)
-        if glyph is not None:
-            placed.append((glyph, round(cursor) + left, top))
-        cursor += advance
-    if not placed:
-        return None, (0, 0)
-    x0 = min(x for _, x, _ in placed)
-    y0 = min(y for _, _, y in placed)
-    x1 = max(x + g.width for g, x, _ in placed)
-    y1 = max(y + g.height for g, _, y in placed)
-    mask = Image.new("L", (x1 - x0, y1 - y0))
-    for glyph, x, y in placed:
-        mask.paste(255, (x - x0, y - y0, x - x0 + glyph.width, y - y0 + glyph.height), glyph)
-    shift = round(total) if gravity == "end" else round(total / 2) if gravity == "center" else 0
-    return mask, (x0 - shift, y0)
-
-
-#: Characters the bundled font lacks, drawn as a lookalike it has (U+2212 minus, the calculator's operators, icons).
-_LOOKALIKES = str.maketrans(
-    {"•": "*", "ß": "ss", "–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "·": ".", "−": "-", "×": "x", "÷": "/",
-     "⚙": "*", "⌫": "<", "↵": ">"}
-)  # fmt: skip
-
-
-@functools.lru_cache(maxsize=1024)
-def _drawable(text: str) -> str:
-    """``text`` in the characters the bundled font has: accents dropped (ä -> a), a few lookalikes.
-
-    Format characters (a left-to-right mark) draw as nothing, as on Android.
-
-    Pillow's bundled font is the same on every machine (frames are reproducible) but has
-    ASCII only; the UI dump keeps the real text.
-    """
-    if text.isascii():
-        return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
-    return "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf")
-
-
-def _ellipsize(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
-    if width <= 0:
-        return ""
-    if face.getlength(text) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:  # longest prefix that fits with an ellipsis
-        mid = (lo + hi + 1) // 2
-        if face.getlength(text[:mid] + "…") <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo] + "…" if lo else ""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from androidrl.keycodes import KEYCODE_DEL, KEYCODE_ENTER, KEYCODES
 from androidrl.virtual.ui.config import framework_string
-from androidrl.virtual.ui.render import text_width
+from androidrl.virtual.ui.glyphs import text_width
 from androidrl.virtual.ui.views import DIVIDER, HINT, PRIMARY, TEXT, EditText, LinearLayout, TextView, View
 from androidrl.virtual.ui.window import Window
 

@@ -23,7 +23,7 @@ from androidrl.virtual.ui import config
 from androidrl.virtual.ui.config import framework_string
 from androidrl.virtual.ui.controls import CheckBox
 from androidrl.virtual.ui.dialogs import AlertDialog
-from androidrl.virtual.ui.render import text_width
+from androidrl.virtual.ui.glyphs import text_width
 from androidrl.virtual.ui.scroll import ScrollState
 from androidrl.virtual.ui.text import TextState, edit_text
 from androidrl.virtual.ui.time_picker import TimePickerDialog

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from androidrl.virtual.ui.dialogs import overflow_menu
-from androidrl.virtual.ui.render import text_width
+from androidrl.virtual.ui.glyphs import text_width
 from androidrl.virtual.ui.views import (
     MATCH,
     PRIMARY,

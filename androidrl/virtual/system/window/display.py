@@ -111,14 +111,14 @@ class Display:
                 self._renderer = Renderer(*size)
             return self._renderer.render(self._ops)
 
-    def changed_region(self, old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
+    def changed_regions(self, old: np.ndarray, new: np.ndarray) -> tuple[tuple[int, int, int, int], ...] | None:
         """Where frame ``new`` differs from the earlier frame ``old``.
 
-        Returns (left, top, right, bottom), (0, 0, 0, 0) for nowhere, or None when the phone
+        Returns (left, top, right, bottom) boxes, () for nowhere, or None when the phone
         cannot tell (then compare everything).
         """
         with self._lock:
-            return self._renderer.changed_region(old, new) if self._renderer is not None else None
+            return self._renderer.changed_regions(old, new) if self._renderer is not None else None
 
     @property
     def frames_drawn(self) -> int:

@@ -36,8 +36,9 @@ from androidrl.virtual.system.window.system_bars import SystemBars
 from androidrl.virtual.ui import config
 from androidrl.virtual.ui.config import Configuration
 from androidrl.virtual.ui.dialogs import popup_frame
+from androidrl.virtual.ui.glyphs import text_width
 from androidrl.virtual.ui.notices import TOAST_LONG, TOAST_SHORT, snackbar_view, toast_view
-from androidrl.virtual.ui.render import Op, display_list, night, text_width
+from androidrl.virtual.ui.render import Op, display_list, night
 from androidrl.virtual.ui.views import WHITE, Box, Density, EditText, FrameLayout, View
 from androidrl.virtual.ui.window import TouchBlocker, Window, decor
 
