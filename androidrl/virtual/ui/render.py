@@ -423,10 +423,11 @@ def _draw_layer(
 ) -> None:
     """Draw a layer's operations clipped to its ``box`` (in ``image``'s pixels): scrolling content.
 
-    An operation whose ink lies inside the box is drawn straight on ``image``; one that crosses
-    its edge is drawn on a copy of the part of ``image`` it covers inside the box, pasted back
-    (which clips it); one outside is left out. Drawing is the same wherever it happens, so this
-    is the whole layer drawn on its own canvas and pasted, without copying the whole layer.
+    An operation whose ink lies inside the box is drawn straight on ``image`` (which clips it to
+    its own edges: a patch of the screen); one that crosses the box's edge is drawn on a copy of
+    the part of ``image`` it covers inside the box, pasted back (which clips it); one outside the
+    box or the image is left out. Drawing is the same wherever it happens, so this is the whole
+    layer drawn on its own canvas and pasted, without copying the whole layer.
     """
     clip = (max(0, box[0]), max(0, box[1]), min(image.width, box[2]), min(image.height, box[3]))
     if clip[2] <= clip[0] or clip[3] <= clip[1]:
@@ -436,11 +437,12 @@ def _draw_layer(
         if ink is None:
             continue
         x0, y0, x1, y1 = ink[0] - left, ink[1] - top, ink[2] - left, ink[3] - top
-        if x0 >= clip[0] and y0 >= clip[1] and x1 <= clip[2] and y1 <= clip[3]:
-            _draw_op(image, draw, op, left, top)
-            continue
         part = (max(x0, clip[0]), max(y0, clip[1]), min(x1, clip[2]), min(y1, clip[3]))
-        if part[2] > part[0] and part[3] > part[1]:
+        if part[2] <= part[0] or part[3] <= part[1]:
+            continue
+        if x0 >= box[0] and y0 >= box[1] and x1 <= box[2] and y1 <= box[3]:
+            _draw_op(image, draw, op, left, top)
+        else:
             piece = image.crop(part)
             _draw_op(piece, ImageDraw.Draw(piece), op, left + part[0], top + part[1])
             image.paste(piece, part[:2])
