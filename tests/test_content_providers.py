@@ -343,6 +343,13 @@ def test_snapshots_keep_the_providers(phone):
     insert(phone, ALARMS, hour=9, minutes=0, daysofweek=0, enabled=1, vibrate=1, label="again")
     phone.load_snapshot("s")
     assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] == ["", "", "kept"]
+    phone.load_snapshot("s")  # (nothing written since the last load: the database is left as it is)
+    assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] == ["", "", "kept"]
+    for change in (f"content update --uri {ALARMS}/3 --bind label:s:changed", "pm clear com.android.deskclock"):
+        out(phone, change)
+        assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] != ["", "", "kept"]
+        phone.load_snapshot("s")
+        assert [r["label"] for r in rows(phone, ALARMS, "--projection", "label")] == ["", "", "kept"]
 
 
 def test_a_query_asked_again_shows_every_change_in_between(phone):

@@ -144,6 +144,7 @@ class SQLiteProvider(ContentProvider):
         super().__init__()
         self._db: sqlite3.Connection | None = None  # opened on first use, as Android opens a provider's database
         self._loads = 0  # database images loaded (opened, wiped, restored): with total_changes, the data's version
+        self._restored: tuple[bytes | None, tuple[int, int]] | None = None  # the image last restored, the version then
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -181,12 +182,22 @@ class SQLiteProvider(ContentProvider):
         return None if self._db is None else self._db.serialize()
 
     def restore(self, state: bytes | None) -> None:
-        """Load an image :meth:`state` made."""
+        """Load an image :meth:`state` made (nothing to do while the database is still that image, unwritten)."""
+        if self._restored is not None and self._restored == (
+            state,
+            self._version(),
+        ):  # (bytes: compared by identity first)
+            return
         if state is None:
             self.wipe()
         else:
             self.db.deserialize(state)
             self._loads += 1
+        self._restored = (state, self._version())
+
+    def _version(self) -> tuple[int, int]:
+        """Images loaded and rows changed since (every write counts, triggers' too)."""
+        return self._loads, self._db.total_changes if self._db is not None else -1
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -212,7 +223,7 @@ class SQLiteProvider(ContentProvider):
         """
         if any(_VOLATILE.search(text) for text in (*(projection or ()), where or "", sort or "")):
             return None
-        return (self._loads, self._db.total_changes if self._db is not None else -1)
+        return self._version()
 
     # ------------------------------------------------------------------ routing
 
