@@ -195,7 +195,7 @@ class Renderer:
         self._frame: np.ndarray | None = None
         self._buffer: np.ndarray | None = None  # the RGBX memory under ``_frame``
         # the memory of the frame before, and where ``_frame`` differs from it (reused once nobody holds it)
-        self._spare: tuple[np.ndarray, Box] | None = None
+        self._spare: tuple[np.ndarray, list[Box]] | None = None
         self.frames_drawn = 0
         self.partial_frames = 0
         self.reused_buffers = 0  # partial frames drawn in the memory of a frame nobody held any more
@@ -229,7 +229,7 @@ class Renderer:
         frame = buffer[..., :3]
         parent = weakref.ref(previous) if previous is not None else None
         self._history.append((weakref.ref(frame), parent, tuple(regions)))
-        self._spare = (self._buffer, functools.reduce(_union, regions)) if self._buffer is not None else None
+        self._spare = (self._buffer, regions) if self._buffer is not None else None
         self._ops, self._frame, self._buffer = ops, frame, buffer
         self.frames_drawn += 1
         return frame
@@ -243,9 +243,10 @@ class Renderer:
         """
         spare, self._spare = self._spare, None
         if spare is not None and sys.getrefcount(spare[0]) == 2:  # (the tuple, the argument: no frame, no view)
-            buffer, (left, top, right, bottom) = spare
+            buffer, regions = spare
             buffer.flags.writeable = True
-            buffer[top:bottom, left:right] = self._buffer[top:bottom, left:right]
+            for left, top, right, bottom in regions:
+                buffer[top:bottom, left:right] = self._buffer[top:bottom, left:right]
             self.reused_buffers += 1
             return buffer
         return self._buffer.copy()
