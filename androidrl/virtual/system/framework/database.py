@@ -183,10 +183,7 @@ class SQLiteProvider(ContentProvider):
 
     def restore(self, state: bytes | None) -> None:
         """Load an image :meth:`state` made (nothing to do while the database is still that image, unwritten)."""
-        if self._restored is not None and self._restored == (
-            state,
-            self._version(),
-        ):  # (bytes: compared by identity first)
+        if self._restored == (state, self._version()):
             return
         if state is None:
             self.wipe()
