@@ -112,8 +112,11 @@ class Adbd:
         """The service an OPEN of ``name`` starts, or None to refuse it (the server routes)."""
         raise NotImplementedError
 
-    def drop_connections(self) -> None:
-        """Go off the network: every connection is dropped (the server that listens does it)."""
+    def drop_connections(self, force: bool = True) -> None:
+        """Go off the network: every connection is dropped (the server that listens does it).
+
+        Without ``force``, one whose service still hands on its output is left to that service's end.
+        """
         raise NotImplementedError
 
     async def run_shell(

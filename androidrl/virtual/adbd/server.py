@@ -8,6 +8,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
@@ -22,6 +23,8 @@ logger = logging.getLogger(__name__)
 
 
 POWER_POLL_SECONDS = 0.02  # how often the server checks whether the phone went off or came back
+#: How long a service whose phone went off may take to hand on what its command wrote before.
+OFFLINE_GRACE_SECONDS = 1.0
 
 
 ANNOUNCE_TIMEOUT = 2.0
@@ -139,16 +142,19 @@ class AdbdServer(Adbd):
         """The service an OPEN of ``name`` starts, or None to refuse it."""
         return route(self, name)
 
-    def drop_connections(self) -> None:
-        """Go off the network: close the listening socket and abort every connection.
+    def drop_connections(self, force: bool = True) -> None:
+        """Go off the network: close the listening socket and abort the connections.
 
-        The server listens again once the phone is online.
+        Without ``force``, a connection whose service still hands on what its command wrote
+        before the phone went off (``echo bye; reboot``) is left to that service's end. The
+        server listens again once the phone is online.
         """
         if self._listener is not None:
             self._listener.close()
             self._listener = None
         for conn in list(self._connections):
-            conn.abort()
+            if force or not conn.busy:
+                conn.abort()
 
     async def _listen(self) -> None:
         self._listener = await asyncio.start_server(
@@ -159,14 +165,19 @@ class AdbdServer(Adbd):
 
     async def _watch_power(self) -> None:
         """Follow the phone's power: off the network while it is offline, back when it is online."""
+        offline_since: float | None = None
         while True:
             await asyncio.sleep(POWER_POLL_SECONDS)
             online = self.phone.online
-            if not online and self._listener is not None:
+            if online:
+                offline_since = None
+                if self._listener is None:
+                    await self._relisten()
+                continue
+            if offline_since is None:
                 logger.info("adbd %s: phone offline, closing connections", self.serial)
-                self.drop_connections()
-            elif online and self._listener is None:
-                await self._relisten()
+                offline_since = time.monotonic()
+            self.drop_connections(force=time.monotonic() - offline_since > OFFLINE_GRACE_SECONDS)
 
     async def _relisten(self) -> None:
         try:

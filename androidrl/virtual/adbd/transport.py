@@ -223,6 +223,11 @@ class Connection:
         """Whether the handshake is done (authenticated, on a secure phone): the host may open streams."""
         return self._connected
 
+    @property
+    def busy(self) -> bool:
+        """Whether a service still runs on one of its streams (handing on what its command wrote)."""
+        return any(stream.task is not None and not stream.task.done() for stream in self._streams.values())
+
     async def run(self) -> None:
         """Read and dispatch packets until the connection ends."""
         try:
@@ -293,8 +298,9 @@ class Connection:
         self._streams.pop(stream.local_id, None)
 
     def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
-        if not self.adbd.phone.online:  # went off since the last power poll: answer nothing more
-            self.adbd.drop_connections()
+        if not self.adbd.phone.online and (command == A_OPEN or not self.busy):  # went off: answer nothing new
+            self.abort()
+            self.adbd.drop_connections(force=False)
             return
         if command == A_CNXN:
             self._on_connect(arg0, arg1, data)
@@ -452,8 +458,9 @@ class Connection:
         finally:
             if self.adbd.phone.online:
                 stream.close()
-            else:  # e.g. `shell reboot`: the phone went down under the service; no answer, the connections drop now
-                self.adbd.drop_connections()
+            else:  # e.g. `shell reboot`: the phone went down under the service; what it wrote before is out,
+                self.abort()  # no answer: the connections drop now
+                self.adbd.drop_connections(force=False)
 
 
 def _payload_sum(data: bytes | memoryview) -> int:
