@@ -221,7 +221,7 @@ class ScreenshotObservation(gym.ObservationWrapper):
                     bands = _bands_over(regions, out_height / height, rows)
             else:
                 channels = 1 if self.grayscale else 3
-                scaled = np.empty((geometry.scaled_size[1], geometry.scaled_size[0], channels), dtype=np.uint8)
+                scaled = np.empty((out_height, geometry.scaled_size[0], channels), dtype=np.uint8)
             whole = _rows_image(frame, 0, height) if bands else None  # (once a frame, not once a band)
             for top in bands:
                 self._band(whole, scaled, top, rows)

@@ -458,9 +458,9 @@ class Connection:
         finally:
             if self.adbd.phone.online:
                 stream.close()
-            else:  # e.g. `shell reboot`: the phone went down under the service; what it wrote before is out,
-                self.abort()  # no answer: the connections drop now
-                self.adbd.drop_connections(force=False)
+            else:  # e.g. `shell reboot`: the phone went down under it; what it wrote before is out, no answer
+                self.abort()
+                self.adbd.drop_connections(force=False)  # (others drop once their services are done too)
 
 
 def _payload_sum(data: bytes | memoryview) -> int:
