@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import signal
 import struct
 import time
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -36,6 +39,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     for module in {item.module for item in session.items if getattr(item, "module", None) is not None}:
         cloudpickle.register_pickle_by_value(module)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test that used the session's adb server says whether it still answers, and its log's end."""
+    report = yield
+    server = getattr(item, "funcargs", {}).get("adb_server")
+    if report.failed and isinstance(server, IsolatedAdbServer):
+        state = "answers" if server.answers() else "does NOT answer (gone)"
+        report.sections.append((f"adb server on port {server.port}", f"{state}\n{server.log_tail()}"))
+    return report
 
 
 # Small screens keep tests fast; 160 dpi makes 1 dp = 1 px.
@@ -178,6 +192,21 @@ def serve_as_emulator_with_console(adbd: AdbdThread, phone: VirtualPhone, adb_se
         except OSError:
             continue
     pytest.skip("no free emulator port pair in 5554-5585")
+
+
+@contextlib.contextmanager
+def warnings_raised():
+    """Every warning raised inside the block, as messages (the list fills when the block ends).
+
+    The collector runs first: what earlier tests left behind (a pipe never closed) warns then,
+    not inside the block.
+    """
+    gc.collect()
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield messages
+    messages.extend(str(w.message) for w in caught)
 
 
 def center(bounds: tuple[int, int, int, int]) -> tuple[int, int]:

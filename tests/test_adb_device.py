@@ -38,6 +38,15 @@ def test_no_adb_server_is_a_clear_error():
         client.devices()
 
 
+def test_an_isolated_server_says_whether_it_answers_and_shows_its_log():
+    server = IsolatedAdbServer()
+    assert not server.answers() and server.log_tail() == ""
+    with server:
+        assert server.answers()
+        assert "adb starting" in server.log_tail()
+    assert not server.answers()
+
+
 def test_a_tcp_serial_is_connected_on_demand(adb_server, adbd, phone):
     server = adbd.serve(phone)
     try:

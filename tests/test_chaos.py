@@ -57,6 +57,9 @@ class FaultyPhones:
     def close(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
+        self._reader.join(timeout=10)  # (it reads stderr to its end, then the pipes close)
+        self.process.stdout.close()
+        self.process.stderr.close()
         for serial in self.serials:
             self.adb_server.adb("disconnect", serial, check=False)
 

@@ -1,7 +1,6 @@
 """AndroidEnv on the virtual phone: the Gymnasium contract, observations, faults."""
 
 import re
-import warnings
 import weakref
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from androidrl.device.adb import AdbDevice
 from androidrl.spaces import get_observation_space
 from androidrl.tasks import Needs
 
-from conftest import center, node_bounds
+from conftest import center, node_bounds, warnings_raised
 
 TAP = EnvActionType.SYSTEM_TAP
 
@@ -37,10 +36,9 @@ def build(env_id):
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_gymnasium_check_env_passes_on_every_registered_id(env_id):
     env = build(env_id)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings_raised() as raised:
         check_env(env, skip_render_check=True)
-    messages = [str(w.message) for w in caught if "different from the unwrapped" not in str(w.message)]
+    messages = [m for m in raised if "different from the unwrapped" not in m]
     if "Pixels" in env_id:
         assert messages == []
     else:
@@ -57,10 +55,9 @@ def test_sb3_check_env_passes_on_every_sb3_ready_id(env_id):
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     env = build(env_id)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings_raised() as raised:
         sb3_check_env(env)
-    assert [str(w.message) for w in caught] == []
+    assert raised == []
     env.close()
 
 

@@ -71,6 +71,6 @@ def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb
             assert device.shell("echo back") == "back\n"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.communicate(timeout=10)  # (and closes the pipes)
         for serial in serials:
             adb_server.adb("disconnect", serial, check=False)

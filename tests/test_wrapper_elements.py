@@ -1,7 +1,5 @@
 """ElementObservation and ElementAction: the screen's elements in aligned slots, typing of fields, masks."""
 
-import warnings
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -13,6 +11,8 @@ from androidrl.tasks import make_family_task
 from androidrl.wrappers import ScreenshotObservation
 from androidrl.wrappers.elements import FLAGS, ElementAction, ElementObservation, slider_point
 from androidrl.wrappers.instruction import HashTokenizer
+
+from conftest import warnings_raised
 
 
 def make(task="wifi-on", n=32, image=False, **action):
@@ -139,13 +139,12 @@ def test_an_image_observation_is_kept_beside_the_elements():
 @pytest.mark.parametrize("image", [False, True])
 def test_gymnasiums_and_sb3s_checkers_pass(image):
     env = make(image=image)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings_raised() as raised:
         check_env(env, skip_render_check=True)
         sb3_check_env(env)
     # (SB3 calls (N, k) arrays "unconventional": its MultiInputPolicy flattens them, which is what they are for.)
     expected = ("different from the unwrapped", "has an unconventional shape")
-    unexpected = [str(w.message) for w in caught if not any(e in str(w.message) for e in expected)]
+    unexpected = [m for m in raised if not any(e in m for e in expected)]
     assert not unexpected
 
 

@@ -1,7 +1,5 @@
 """ScreenshotObservation: shapes, dtypes, grayscale, layouts, resolution independence, no files."""
 
-import warnings
-
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -12,6 +10,8 @@ from stable_baselines3.common.preprocessing import is_image_space
 from androidrl import AndroidEnv, EnvAction, EnvActionType, VirtualDevice
 from androidrl.tasks import Needs
 from androidrl.wrappers import DiscreteGridAction, Geometry, ScreenshotObservation
+
+from conftest import warnings_raised
 
 
 def make(width=360, height=800, density=160, **kwargs):
@@ -147,11 +147,10 @@ def test_wraps_only_android_envs():
 
 def test_both_checkers_pass_on_the_wrapped_env():
     env = DiscreteGridAction(make(shape=(84, 84)), rows=4, cols=3)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings_raised() as raised:
         check_env(env, skip_render_check=True)
         sb3_check_env(env)
-    assert [str(w.message) for w in caught if "different from the unwrapped" not in str(w.message)] == []
+    assert [m for m in raised if "different from the unwrapped" not in m] == []
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,17 @@ class IsolatedAdbServer:
         """The server's own HOME (its adb keys, and the emulator console token ``adb emu`` reads)."""
         return self._home
 
+    def log_tail(self, lines: int = 40) -> str:
+        """The last ``lines`` lines of the server's own log (``adb.UID.log`` in its TMPDIR), "" before it wrote one."""
+        text = "".join(path.read_text(errors="replace") for path in sorted(self._home.glob("adb*.log")))
+        return "\n".join(text.splitlines()[-lines:])
+
+    def answers(self) -> bool:
+        """Whether a server listens on the port now (``adb devices`` would reach it, not start one)."""
+        with socket.socket() as sock:
+            sock.settimeout(2)
+            return sock.connect_ex(("127.0.0.1", self.port)) == 0
+
     def adb(self, *args: str, timeout: float = 30.0, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run the ``adb`` command line against this server."""
         result = subprocess.run([adb_path(), *args], env=self.env, capture_output=True, text=True, timeout=timeout)
