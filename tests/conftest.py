@@ -43,10 +43,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """A failed test that used the session's adb server says whether it still answers, and its log's end."""
+    """A failed test that used an adb server of the tests' own says whether it still answers, and its log's end."""
     report = yield
-    server = getattr(item, "funcargs", {}).get("adb_server")
-    if report.failed and isinstance(server, IsolatedAdbServer):
+    servers = [v for v in getattr(item, "funcargs", {}).values() if isinstance(v, IsolatedAdbServer)]
+    for server in servers if report.failed else ():
         state = "answers" if server.answers() else "does NOT answer (gone)"
         report.sections.append((f"adb server on port {server.port}", f"{state}\n{server.log_tail()}"))
     return report
@@ -136,8 +136,10 @@ def served(phone: VirtualPhone, adbd: AdbdThread, adb_server: IsolatedAdbServer)
     adb_server.adb("connect", server.serial)
     adb_server.adb("-s", server.serial, "wait-for-device", timeout=10)
     yield server
-    adbd.stop_server(server)
+    # Disconnected first: a phone that goes away while connected leaves the session's server
+    # trying to reconnect to it (for minutes, beside every later test).
     adb_server.adb("disconnect", server.serial, check=False)
+    adbd.stop_server(server)
 
 
 @pytest.fixture(params=["inprocess", "adb"])

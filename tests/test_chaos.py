@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from stable_baselines3.common.callbacks import BaseCallback
 
-from androidrl.device.adb_server import free_port
+from androidrl.device.adb_server import IsolatedAdbServer, free_port
 from androidrl.train.compose import make_model, make_vec_env
 from androidrl.train.config import dump_config, parse_config
 from androidrl.train.runs import Run, checkpoint_steps
@@ -157,10 +157,18 @@ def config(serials, adb_port, **training):
     )
 
 
-def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_path, adb_server):
-    phones = FaultyPhones(adb_server, PLAN)
+@pytest.fixture
+def own_adb_server():
+    """An adb server for this test alone: its faults (reboots, cut and garbled links) reach no other
+    test's devices, and no other test's leftovers (phones gone, still being reconnected) reach it."""
+    with IsolatedAdbServer() as server:
+        yield server
+
+
+def test_ppo_trains_through_a_random_fault_plan_and_every_fault_is_reported(tmp_path, own_adb_server):
+    phones = FaultyPhones(own_adb_server, PLAN)
     try:
-        cfg = config(phones.serials, adb_server.port)
+        cfg = config(phones.serials, own_adb_server.port)
         env = make_vec_env(cfg, cfg.devices)
         reasons = Reasons(phones.serials)
         try:
@@ -207,10 +215,10 @@ def _writing(directory: Path) -> int:
     )
 
 
-def test_kill_9_then_resume_through_faults_loses_at_most_one_checkpoint_interval(tmp_path, adb_server):
-    phones = FaultyPhones(adb_server, "seed=11,every=3,start=2,duration=600")
+def test_kill_9_then_resume_through_faults_loses_at_most_one_checkpoint_interval(tmp_path, own_adb_server):
+    phones = FaultyPhones(own_adb_server, "seed=11,every=3,start=2,duration=600")
     try:
-        cfg = config(phones.serials, adb_server.port, total_timesteps=10**6, checkpoint_freq=256)
+        cfg = config(phones.serials, own_adb_server.port, total_timesteps=10**6, checkpoint_freq=256)
         path = tmp_path / "chaos.yaml"
         path.write_text(dump_config(cfg))
         run = tmp_path / "run"
