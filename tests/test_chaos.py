@@ -60,8 +60,9 @@ class FaultyPhones:
         self._reader.join(timeout=10)  # (it reads stderr to its end, then the pipes close)
         self.process.stdout.close()
         self.process.stderr.close()
-        for serial in self.serials:
-            self.adb_server.adb("disconnect", serial, check=False)
+        if self.adb_server.answers():  # (`adb disconnect` would start a server that went away: keep its absence seen)
+            for serial in self.serials:
+                self.adb_server.adb("disconnect", serial, check=False)
 
 
 class Reasons(BaseCallback):

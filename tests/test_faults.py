@@ -1,15 +1,19 @@
 """Fault injection on virtual phones served over TCP: plans, and what the faults do to a real adb client."""
 
 import json
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
 from androidrl.device.adb import AdbDevice
 from androidrl.device.adb_server import free_port
 from androidrl.errors import DeviceError
-from androidrl.virtual.faults import KINDS, Fault, FaultPlan
+from androidrl.virtual.adbd.server import AdbdThread
+from androidrl.virtual.faults import KINDS, Fault, FaultPlan, FaultyLink
+from androidrl.virtual.phone import VirtualPhone
 
 
 def test_random_plans_are_seeded_and_cover_the_kinds():
@@ -74,3 +78,27 @@ def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb
         process.communicate(timeout=10)  # (and closes the pipes)
         for serial in serials:
             adb_server.adb("disconnect", serial, check=False)
+
+
+def _connects(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_a_link_is_off_the_network_while_its_phone_reboots_as_the_phone_is():
+    phone = VirtualPhone(360, 800, 160)
+    with AdbdThread() as adbd:
+        server = adbd.serve(phone)
+        link = adbd.run(FaultyLink(server, reboot=phone.reboot))
+        assert _connects(link.port)
+        phone.reboot()
+        refused_while_offline = False
+        deadline = time.monotonic() + 10
+        while not phone.online and time.monotonic() < deadline:
+            refused_while_offline = refused_while_offline or (not server.listening and not _connects(link.port))
+            time.sleep(0.01)
+        assert refused_while_offline  # (an adb server is told "refused", not let in and hung up on)
+        while not _connects(link.port) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert phone.online and server.listening and _connects(link.port)

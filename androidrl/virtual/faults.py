@@ -13,6 +13,10 @@ port and forwards to the adbd's own) and plays the faults that reach it:
   that swallows packets until the peers give up).
 * ``reboot``: the phone reboots (offline for its boot time; adbd goes off the network).
 
+While the adbd behind it is off the network, the link is too: a connection to it is refused,
+as a rebooting phone refuses it. (A link that accepted and closed at once would send adb 29's
+server into a reconnect loop with no pause, which it does not survive for long.)
+
 A fault strikes a phone in use (one its client asked something a moment ago), as faults
 that matter do. ``androidrl virtual --count 4 --faults "seed=1,every=5"`` serves phones
 this way and prints each fault as a JSON line on stderr when it happens, so a test can
@@ -39,6 +43,7 @@ SLOW_DELAY = 0.05  # seconds added to every chunk while a link is slow
 CHUNK = 256 * 1024
 IN_USE = 0.1  # a link asked something this recently is in use
 MAX_WAIT = 30.0  # seconds a due fault waits for its link to be in use
+WATCH_SECONDS = 0.02  # how often a link checks whether its adbd is on the network
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,8 @@ class FaultyLink:
     """A TCP relay in front of one adbd that plays faults on the traffic.
 
     Args:
-        target: The adbd it relays to (its ``port``, on 127.0.0.1, is read at each connection).
+        target: The adbd it relays to (its ``port``, on 127.0.0.1, is read at each connection;
+            its ``listening`` says whether it is on the network).
         port: The public port to listen on (0: any free one).
         host: Address to listen on.
         reboot: Reboots the phone (for ``reboot`` faults).
@@ -144,6 +150,7 @@ class FaultyLink:
         self.target, self.port, self.host = target, port, host
         self._reboot = reboot
         self._server: asyncio.Server | None = None
+        self._watch: asyncio.Task[None] | None = None
         self._pipes: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._stalled_until = 0.0  # hang and blackhole: nothing moves before this time
         self._slow_until = 0.0
@@ -156,16 +163,38 @@ class FaultyLink:
         return f"{self.host}:{self.port}"
 
     async def start(self) -> None:
-        """Listen (the port is bound when this returns)."""
-        self._server = await asyncio.start_server(self._on_connection, self.host, self.port, reuse_address=True)
-        self.port = self._server.sockets[0].getsockname()[1]
+        """Listen (the port is bound when this returns), and from then on only while the adbd does."""
+        await self._listen()
+        self._watch = asyncio.create_task(self._follow_target())
 
     async def stop(self) -> None:
         """Stop listening and cut every connection."""
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
+        self._unlisten()
+        self._cut()
+
+    async def _listen(self) -> None:
+        self._server = await asyncio.start_server(self._on_connection, self.host, self.port, reuse_address=True)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    def _unlisten(self) -> None:
         if self._server is not None:
             self._server.close()
             self._server = None
-        self._cut()
+
+    async def _follow_target(self) -> None:
+        """Be off the network while the adbd is, and back when it is."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            if not self.target.listening:
+                self._unlisten()
+            elif self._server is None:
+                with contextlib.suppress(OSError):  # (someone took the port meanwhile: try again)
+                    await self._listen()
 
     async def play(self, fault: Fault) -> None:
         """Do ``fault`` now (returns once it is over)."""

@@ -138,6 +138,11 @@ class AdbdServer(Adbd):
         self.drop_connections()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    @property
+    def listening(self) -> bool:
+        """Whether adbd is on the network (it is not while its phone is off or rebooting)."""
+        return self._listener is not None
+
     def open_service(self, name: str) -> Service | None:
         """The service an OPEN of ``name`` starts, or None to refuse it."""
         return route(self, name)
