@@ -1,9 +1,11 @@
 """Fault injection on virtual phones served over TCP: plans, and what the faults do to a real adb client."""
 
+import contextlib
 import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -45,6 +47,25 @@ def test_a_json_plan_with_a_phone_out_of_range_is_refused(tmp_path):
         FaultPlan.parse(str(path), 2)
 
 
+@contextlib.contextmanager
+def _in_use(devices):
+    """The devices asked something over and over by a thread each, for the block's time."""
+    done = threading.Event()
+
+    def ask(device):
+        while not done.is_set():
+            with contextlib.suppress(DeviceError):
+                device.shell("echo busy")
+
+    threads = [threading.Thread(target=ask, args=(device,), daemon=True) for device in devices]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        done.set()  # (not joined: a call to a hung phone ends by its timeout, after the test's own call)
+
+
 def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb_server):
     plan = [Fault(2.0, 0, "hang", 3.0), Fault(2.0, 1, "reboot")]
     path = tmp_path / "plan.json"
@@ -61,7 +82,8 @@ def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb
             device = AdbDevice(serial, port=adb_server.port, timeout=1.0)
             device.wait_ready(timeout=10)
             devices.append(device)
-        logged = [json.loads(process.stderr.readline()) for _ in range(2)]  # each fault, as it starts
+        with _in_use(devices):  # (a fault strikes a phone in use: idle ones would keep it waiting 30 s)
+            logged = [json.loads(process.stderr.readline()) for _ in range(2)]  # each fault, as it starts
         assert sorted((f["phone"], f["kind"], f["serial"]) for f in logged) == [
             (0, "hang", serials[0]),
             (1, "reboot", serials[1]),
