@@ -2,7 +2,6 @@
 
 import contextlib
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -11,7 +10,7 @@ import time
 import pytest
 
 from androidrl.device.adb import AdbDevice
-from androidrl.device.adb_server import free_port
+from androidrl.device.adb_server import accepts, free_port
 from androidrl.errors import DeviceError
 from androidrl.virtual.adbd.server import AdbdThread
 from androidrl.virtual.faults import KINDS, Fault, FaultPlan, FaultyLink
@@ -102,25 +101,19 @@ def test_served_phones_suffer_the_planned_faults_over_the_real_adb(tmp_path, adb
             adb_server.adb("disconnect", serial, check=False)
 
 
-def _connects(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(2)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
 def test_a_link_is_off_the_network_while_its_phone_reboots_as_the_phone_is():
     phone = VirtualPhone(360, 800, 160)
     with AdbdThread() as adbd:
         server = adbd.serve(phone)
         link = adbd.run(FaultyLink(server, reboot=phone.reboot))
-        assert _connects(link.port)
+        assert accepts(link.port)
         phone.reboot()
         refused_while_offline = False
         deadline = time.monotonic() + 10
         while not phone.online and time.monotonic() < deadline:
-            refused_while_offline = refused_while_offline or (not server.listening and not _connects(link.port))
+            refused_while_offline = refused_while_offline or (not server.listening and not accepts(link.port))
             time.sleep(0.01)
         assert refused_while_offline  # (an adb server is told "refused", not let in and hung up on)
-        while not _connects(link.port) and time.monotonic() < deadline:
+        while not accepts(link.port) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert phone.online and server.listening and _connects(link.port)
+        assert phone.online and server.listening and accepts(link.port)

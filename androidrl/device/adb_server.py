@@ -39,6 +39,13 @@ def _bindable(port: int) -> bool:
     return True
 
 
+def accepts(port: int, timeout: float = 2.0) -> bool:
+    """Whether something on 127.0.0.1 accepts a TCP connection on ``port`` now."""
+    with socket.socket() as sock:
+        sock.settimeout(timeout)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
 def adb_path() -> str:
     """Path of the ``adb`` binary.
 
@@ -93,9 +100,7 @@ class IsolatedAdbServer:
 
     def answers(self) -> bool:
         """Whether a server listens on the port now (``adb devices`` would reach it, not start one)."""
-        with socket.socket() as sock:
-            sock.settimeout(2)
-            return sock.connect_ex(("127.0.0.1", self.port)) == 0
+        return accepts(self.port)
 
     def adb(self, *args: str, timeout: float = 30.0, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run the ``adb`` command line against this server."""
